@@ -1,0 +1,6 @@
+/** DICOM reading shared by the upload wizard (browser) and the server: no Node-only APIs here. */
+export { charsetOf, decodeText, type Charset } from './charset';
+export { groupInstances, type GroupableInstance, type Grouping, type SeriesGroup, type StudyGroup } from './group';
+export { hasPreamble, isUid, readDicomHeader, type DicomHeader, type DicomReadResult, type DicomRefusal, type ReadOptions } from './header';
+export { displayPersonName, splitPersonName, type PersonName } from './personName';
+export { studyInfoFromHeaders } from './studyInfo';

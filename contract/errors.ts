@@ -1,0 +1,68 @@
+/**
+ * The error catalogue (core §8, areas §8). Every error the server sends is `{ code, message }`
+ * with one of these codes; the client maps the code to an i18n key `errors.<code>`.
+ */
+export const ERROR_STATUS = {
+  ParamsError: 400,
+  PasswordTooSimple: 400,
+  InvalidCredentials: 401,
+  JsonWebTokenError: 401,
+  TokenExpiredError: 401,
+  LoginConflict: 401,
+  PasswordResetRequired: 403,
+  AccountDisabled: 403,
+  Forbidden: 403,
+  RegistrationClosed: 403,
+  NotFound: 404,
+  UsernameTaken: 409,
+  ReportLocked: 409,
+  VersionConflict: 409,
+  InvalidTransition: 409,
+  /** Reports: submit with findings and conclusion both empty (core §5). */
+  ReportEmpty: 400,
+  /** Reports: the exam has joint exams to confirm or discard before submitting (core §5); details.exams lists them. */
+  JointExamsPending: 409,
+  /** A name that must be unique where it is (areas §5: template and body part names). */
+  DuplicateName: 409,
+  TemplateFolderNotEmpty: 409,
+  TooManyAttempts: 429,
+  NoPrintTemplate: 400,
+  TemplateDownloadFailed: 502,
+  FileTooLarge: 400,
+  TooManyImages: 400,
+  UploadTokenFailed: 400,
+  ExportTooLarge: 400,
+  RepackTooSoon: 429,
+  SearchTooShort: 400,
+  /** Uploads and files (images area): a refused file says why in details.reason. */
+  NotDicom: 400,
+  InvalidDicom: 400,
+  UnsupportedFileType: 400,
+  UploadTooLarge: 400,
+  /** Upload credentials and download tokens are not session tokens: never 401, so the session stays alive. */
+  FileTokenExpired: 403,
+  FileTokenInvalid: 403,
+  StudyMismatch: 409,
+  /** A share link or code that existed but expired or was revoked. */
+  LinkExpired: 410,
+  OperationFailed: 500,
+  UnknownError: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+export interface ApiErrorBody {
+  code: ErrorCode;
+  message: string;
+  /** Extra facts the client may show, e.g. the locker's name for ReportLocked. */
+  details?: Record<string, unknown>;
+}
+
+/** Codes after which the stored token is useless and the session machine must expire. */
+export const SESSION_ENDING_CODES: readonly ErrorCode[] = ['TokenExpiredError', 'JsonWebTokenError'];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && value in ERROR_STATUS;
+}

@@ -1,0 +1,359 @@
+import { z } from 'zod';
+import { pageQuerySchema, type Filter, type Operator } from './common';
+import { LANGUAGES, PAST_EXAMS_MAX, PATIENT_SOURCES, POLL_PAGE_SIZE } from './constants';
+import type { ReportStatus } from './reports';
+
+/**
+ * Exams (core §2 exam list and exam detail, §3 Exam/study, §7 "Exams"). Names, shapes and the page-query
+ * whitelist; the server turns the whitelist into SQL (server/exams/filters.ts), the worklist builds its filters
+ * from the same names.
+ */
+
+/** Who writes the report (the worklist's expert, remote and in-house filters): see `reportSource` below. */
+export const REPORT_SOURCES = ['expert', 'remote', 'inhouse'] as const;
+export type ReportSource = (typeof REPORT_SOURCES)[number];
+
+/** Core §3 genders of people and of pets (a pet domain adds MS and FS). */
+export const EXAM_GENDERS = ['M', 'F', 'O', 'U', 'MS', 'FS'] as const;
+
+/** The value a filter compares with; the server checks each against the field's kind. */
+export type FilterKind = 'text' | 'code' | 'int' | 'time' | 'bool' | 'status' | 'source' | 'gender' | 'reportSource' | 'searchText';
+
+export interface FilterFieldSpec {
+  kind: FilterKind;
+  operators: readonly Operator[];
+  /** A value may be null (equal/notEqual/in: "absent"). */
+  nullable?: boolean;
+}
+
+const TEXT_OPS = ['equal', 'in', 'like'] as const;
+const RANGE_OPS = ['gte', 'lte', 'gt', 'lt'] as const;
+const SET_OPS = ['equal', 'notEqual', 'in'] as const;
+
+/**
+ * The page-query whitelist: every field an exam filter may name, with its operators. Anything else is
+ * 400 ParamsError. Meanings that are not plain columns:
+ * - `reportStatus`: the current report's status as shown (`locked` while edited); `none` also matches an
+ *   exam without any report.
+ * - `reportSource`: `expert` = sent to an expert organisation (teleMedFlag), `remote` = a remote report was
+ *   requested and it was not sent to an expert (isRemoteReportRequested and not teleMedFlag), `inhouse` = neither.
+ * - `myTasks` (equal true): assigned to the caller, or the caller's own report not yet approved
+ *   (its status is not corrected or printed).
+ * - `deletedTime`: any filter on it switches to the deleted view (exams deleted within the last 30 days);
+ *   without it only live exams are listed.
+ * - `reportText` (like): more than 2 characters, searched in the current report's findings and conclusion.
+ */
+export const EXAM_FILTER_FIELDS = {
+  id: { kind: 'int', operators: ['equal', 'in', 'gt', 'gte', 'lt', 'lte'] },
+  patientName: { kind: 'text', operators: TEXT_OPS },
+  patientId: { kind: 'text', operators: TEXT_OPS },
+  accessionNumber: { kind: 'text', operators: TEXT_OPS, nullable: true },
+  serviceRequestId: { kind: 'text', operators: TEXT_OPS, nullable: true },
+  bodyPart: { kind: 'text', operators: TEXT_OPS, nullable: true },
+  applyDept: { kind: 'text', operators: TEXT_OPS, nullable: true },
+  modality: { kind: 'code', operators: SET_OPS },
+  created: { kind: 'time', operators: RANGE_OPS },
+  examTime: { kind: 'time', operators: RANGE_OPS },
+  uploadTime: { kind: 'time', operators: RANGE_OPS },
+  bucketId: { kind: 'int', operators: ['equal', 'in'] },
+  reportStatus: { kind: 'status', operators: SET_OPS },
+  patientSource: { kind: 'source', operators: SET_OPS, nullable: true },
+  patientGender: { kind: 'gender', operators: SET_OPS },
+  urgentFlag: { kind: 'bool', operators: ['equal'] },
+  hasImage: { kind: 'bool', operators: ['equal'] },
+  isRemoteReportRequested: { kind: 'bool', operators: ['equal'] },
+  teleMedFlag: { kind: 'bool', operators: ['equal'] },
+  reportSource: { kind: 'reportSource', operators: ['equal', 'in'] },
+  reportCreatorId: { kind: 'int', operators: SET_OPS, nullable: true },
+  assigneeId: { kind: 'int', operators: SET_OPS, nullable: true },
+  myTasks: { kind: 'bool', operators: ['equal'] },
+  deletedTime: { kind: 'time', operators: RANGE_OPS },
+  reportText: { kind: 'searchText', operators: ['like'] },
+} as const satisfies Record<string, FilterFieldSpec>;
+export type ExamFilterField = keyof typeof EXAM_FILTER_FIELDS;
+
+/** Sortable columns; every order ends with the id (in the first sort's direction) so pages are stable. */
+export const EXAM_SORT_FIELDS = [
+  'created', 'examTime', 'deletedTime', 'uploadTime', 'id', 'patientName', 'patientId', 'accessionNumber', 'modality', 'bodyPart',
+  'reportStatus', 'urgentFlag', 'bucketId',
+] as const;
+export type ExamSortField = (typeof EXAM_SORT_FIELDS)[number];
+
+/** Quick filters of the exam list (core §2). "Today" is the caller's day by exam time; X-ray is CR and DX. */
+export const QUICK_FILTER_MODALITIES = { xray: ['CR', 'DX'], ct: ['CT'], mr: ['MR'], us: ['US'] } as const;
+
+/** POST exams/page-query and exams/query/count: the common page query (contract/common.ts). */
+export const examPageQuery = pageQuerySchema;
+export type ExamPageQuery = z.input<typeof examPageQuery>;
+export type ExamFilter = Filter & { field: ExamFilterField };
+
+/** Counts above this are the planner's estimate rather than an exact count (docs/decisions.md "Exams"). */
+export const EXAM_COUNT_EXACT_LIMIT = 10_000;
+
+/** One row of the worklist: the exam of core §3 with its organisation, current report and the colour-rule inputs. */
+export interface ExamListItem {
+  id: number;
+  bucketId: number;
+  bucketName: string;
+  targetBucketId: number | null;
+  orderId: string | null;
+  patientKeyId: string | null;
+  patientName: string;
+  patientId: string;
+  patientGender: string;
+  patientDob: string | null;
+  visitAge: string | null;
+  weight: number | null;
+  height: number | null;
+  patientClass: string | null;
+  patientSource: string | null;
+  inpatientId: string | null;
+  bedNum: string | null;
+  outpatientId: string | null;
+  physicalExamId: string | null;
+  serviceRequestId: string | null;
+  accessionNumber: string | null;
+  modality: string;
+  bodyPart: string | null;
+  bodyPartCount: number;
+  studyDescription: string | null;
+  clinicImpression: string | null;
+  applyDept: string | null;
+  urgentFlag: boolean;
+  teleMedFlag: boolean;
+  isRemoteReportRequested: boolean;
+  reportSource: ReportSource;
+  storeUid: string | null;
+  openPath: string | null;
+  hasImage: boolean;
+  showVideo: boolean;
+  formImgUrls: string[];
+  extensions: Record<string, unknown>;
+  AIStatus: string | null;
+  assigneeId: number | null;
+  assigneeName: string | null;
+  reportType: string;
+  reportId: number | null;
+  /** The current report's status as shown; `none` when there is no report. */
+  reportStatus: ReportStatus;
+  reportCreatorId: number | null;
+  reportCreatorName: string | null;
+  /** The current report's positive flag (a colour-rule input). */
+  reportPositive: boolean | null;
+  examTime: string;
+  uploadTime: string | null;
+  created: string;
+  deletedTime: string | null;
+}
+
+export interface ExamPage {
+  items: ExamListItem[];
+  total: number;
+  /** True when `total` is above EXAM_COUNT_EXACT_LIMIT and was estimated. */
+  totalIsEstimate: boolean;
+}
+
+export interface ExamCount {
+  total: number;
+  totalIsEstimate: boolean;
+}
+
+/** POST exams/newly: the notification poll (core §7 "Polling"); the newest exams first. */
+export const examNewlyQuery = pageQuerySchema.extend({
+  limit: z.number().int().min(1).max(POLL_PAGE_SIZE).default(POLL_PAGE_SIZE),
+});
+
+/** POST exams/{id}/past: the same patient's other exams, latest first (core §2: latest 15). */
+export const pastExamsQuery = z.object({
+  skip: z.number().int().min(0).max(PAST_EXAMS_MAX).default(0),
+  limit: z.number().int().min(1).max(PAST_EXAMS_MAX).default(PAST_EXAMS_MAX),
+}).strict();
+
+const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
+const isoTime = z.iso.datetime({ offset: true });
+
+/**
+ * POST exams/{id}: the editable fields (absent = unchanged, null clears). The patient-source rule of core §3
+ * holds on the result: I needs inpatientId and bedNum, O and NO need outpatientId, P needs physicalExamId.
+ */
+export const examUpdateInput = z.object({
+  patientName: z.string().trim().min(1).max(128).optional(),
+  patientId: z.string().trim().min(1).max(64).optional(),
+  patientGender: z.enum(EXAM_GENDERS).optional(),
+  patientDob: z.iso.date().nullable().optional(),
+  visitAge: z.string().regex(/^\d{1,3}[YMWD]$/, 'a number and one of Y, M, W, D').nullable().optional(),
+  weight: z.number().positive().max(1000).nullable().optional(),
+  height: z.number().positive().max(300).nullable().optional(),
+  patientClass: optionalText(16),
+  patientSource: z.enum(PATIENT_SOURCES).nullable().optional(),
+  inpatientId: optionalText(64),
+  bedNum: optionalText(16),
+  outpatientId: optionalText(64),
+  physicalExamId: optionalText(64),
+  serviceRequestId: optionalText(64),
+  accessionNumber: optionalText(64),
+  orderId: optionalText(64),
+  modality: z.string().trim().regex(/^[A-Z0-9]{1,8}$/, 'an upper-case modality code').optional(),
+  bodyPart: optionalText(64),
+  bodyPartCount: z.number().int().min(1).max(99).optional(),
+  studyDescription: optionalText(256),
+  clinicImpression: optionalText(1024),
+  applyDept: optionalText(64),
+  urgentFlag: z.boolean().optional(),
+  examTime: isoTime.optional(),
+  extensions: z.record(z.string().max(64), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]))
+    .refine((o) => Object.keys(o).length <= 100, 'at most 100 extension fields').optional(),
+}).strict();
+export type ExamUpdateInput = z.input<typeof examUpdateInput>;
+
+/** Core §3: the extra fields each patient source needs. */
+export const SOURCE_REQUIRED_FIELDS = {
+  I: ['inpatientId', 'bedNum'],
+  O: ['outpatientId'],
+  NO: ['outpatientId'],
+  P: ['physicalExamId'],
+  E: [],
+} as const satisfies Record<(typeof PATIENT_SOURCES)[number], readonly string[]>;
+
+/** The fields the patient source `source` needs that `exam` leaves empty. */
+export function missingSourceFields(exam: Partial<Record<string, unknown>> & { patientSource?: string | null }): string[] {
+  const source = exam.patientSource;
+  if (!source || !(source in SOURCE_REQUIRED_FIELDS)) return [];
+  const required: readonly string[] = SOURCE_REQUIRED_FIELDS[source as keyof typeof SOURCE_REQUIRED_FIELDS];
+  return required.filter((field) => {
+    const value = exam[field];
+    return typeof value !== 'string' || value.trim() === '';
+  });
+}
+
+export const examDetailQuery = z.object({ reportId: z.coerce.number().int().positive().max(2_147_483_647).optional() }).strict();
+
+/** A report of the exam as the detail drawer lists it. */
+export interface ExamReportSummary {
+  id: number;
+  examId: number;
+  status: ReportStatus;
+  type: string;
+  creator: { id: number; name: string } | null;
+  issuer: { id: number; name: string } | null;
+  positive: boolean | null;
+  /** Another exam's report that covers this one jointly. */
+  joint: boolean;
+  savedTime: string | null;
+  approvedTime: string | null;
+  created: string;
+}
+
+/** GET exams/{id}/detail?reportId: what the exam-detail drawer shows (core §2 exam detail). */
+export interface ExamDetail {
+  exam: ExamListItem;
+  reports: ExamReportSummary[];
+  /** The report the drawer shows: the one asked for, else the exam's current report. */
+  reportId: number | null;
+  counts: {
+    reports: number;
+    pastExams: number;
+    coExams: number;
+    series: number;
+    instances: number;
+    /** Of the shown report. */
+    keyImages: number;
+    attachments: number;
+    traces: number;
+  };
+}
+
+/* ── export ── */
+
+export const EXPORT_LANGUAGES = LANGUAGES;
+/** POST exports/exams: the list's filters and order; columns are named in `lang` (chs by default). */
+export const examExportInput = z.object({
+  filters: pageQuerySchema.shape.filters,
+  sorts: pageQuerySchema.shape.sorts,
+  lang: z.enum(LANGUAGES).default('chs'),
+  /** The IANA time zone times are written in (the browser's); the server's own when absent. */
+  timeZone: z.string().max(64).refine(isTimeZone, 'an IANA time zone such as Asia/Shanghai').optional(),
+}).strict();
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+export type ExamExportInput = z.input<typeof examExportInput>;
+
+/* ── report-table colour rules (areas §3 "Colour rule", §9 "smaller number is higher priority") ── */
+
+/**
+ * The worklist row fields a rule may read (`ExamListItem` keys). The client resolves the colours
+ * (src/features/worklist/colourRules.ts): with neither bound, `value` must equal the cell (case-insensitive;
+ * null matches an empty cell); with `gte` and/or `lte`, the cell must lie within them (numbers as numbers,
+ * ISO times and other text as text).
+ */
+export const COLOUR_RULE_COLUMNS = [
+  'reportStatus', 'modality', 'bodyPart', 'patientSource', 'patientGender', 'visitAge', 'urgentFlag', 'reportPositive',
+  'reportSource', 'teleMedFlag', 'isRemoteReportRequested', 'hasImage', 'applyDept', 'bucketId', 'bucketName',
+  'bodyPartCount', 'weight', 'height', 'patientDob', 'examTime', 'created', 'uploadTime', 'AIStatus', 'studyDescription',
+  'reportCreatorName', 'assigneeName',
+] as const satisfies readonly (keyof ExamListItem)[];
+export type ColourRuleColumn = (typeof COLOUR_RULE_COLUMNS)[number];
+
+const colour = z.string().trim().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'a #rgb, #rrggbb or #rrggbbaa colour');
+const bound = z.string().trim().min(1).max(64).nullable().default(null);
+
+const colourRuleFields = z.object({
+  name: z.string().trim().min(1).max(64),
+  /** Smaller number = higher priority. */
+  priority: z.number().int().min(0).max(9999),
+  /** The rule's place in the settings list (shown order; ties of priority are decided by id). */
+  index: z.number().int().min(0).max(9999).default(0),
+  column: z.enum(COLOUR_RULE_COLUMNS),
+  value: bound,
+  gte: bound,
+  lte: bound,
+  foreColor: colour.nullable().default(null),
+  backColor: colour.nullable().default(null),
+});
+
+type RuleShape = z.infer<typeof colourRuleFields>;
+const numeric = (v: string) => /^-?\d+(\.\d+)?$/.test(v);
+
+function ruleProblems(r: RuleShape): { path: string; message: string }[] {
+  const problems: { path: string; message: string }[] = [];
+  if (r.foreColor === null && r.backColor === null) problems.push({ path: 'foreColor', message: 'a fore or back colour is needed' });
+  if (r.value !== null && (r.gte !== null || r.lte !== null)) problems.push({ path: 'value', message: 'either a value or a range, not both' });
+  if (r.gte !== null && r.lte !== null) {
+    const reversed = numeric(r.gte) && numeric(r.lte) ? Number(r.gte) > Number(r.lte) : r.gte > r.lte;
+    if (reversed) problems.push({ path: 'lte', message: 'lte is below gte' });
+  }
+  return problems;
+}
+
+const checked = <S extends z.ZodType<RuleShape>>(schema: S) => schema.superRefine((r, ctx) => {
+  for (const p of ruleProblems(r)) ctx.addIssue({ code: 'custom', path: [p.path], message: p.message });
+});
+
+export const colourRuleCreateInput = checked(colourRuleFields.extend({ groupId: z.number().int().positive().max(2_147_483_647) }).strict());
+export type ColourRuleCreateInput = z.input<typeof colourRuleCreateInput>;
+/** Update replaces the rule's fields (the settings form sends the whole rule); the group does not change. */
+export const colourRuleUpdateInput = checked(colourRuleFields.extend({ id: z.number().int().positive().max(2_147_483_647) }).strict());
+export type ColourRuleUpdateInput = z.input<typeof colourRuleUpdateInput>;
+export const colourRuleGroupQuery = z.object({ groupId: z.coerce.number().int().positive().max(2_147_483_647) }).strict();
+
+export interface ColourRule {
+  id: number;
+  groupId: number;
+  name: string;
+  priority: number;
+  index: number;
+  column: ColourRuleColumn;
+  value: string | null;
+  gte: string | null;
+  lte: string | null;
+  foreColor: string | null;
+  backColor: string | null;
+  created: string;
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# `npm test`: the whole suite. Lint and types, unit and model tests, the API suite on PGlite (and on
+# PostgreSQL when DATABASE_URL is set), a production build, then Playwright in Debian's Chromium.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=.tmp/results; rm -rf "$out"; mkdir -p "$out"
+status=0
+step() { echo; echo "── $1"; }
+run() { "$@" || status=1; }
+
+# Debian's Chromium (browsers cannot be downloaded here) and fonts for Chinese and Tibetan screens.
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+fc-list 2>/dev/null | grep -qi "noto sans cjk" || missing+=(fonts-noto-cjk)
+fc-list 2>/dev/null | grep -qi "tibetan machine" || missing+=(fonts-tibetan-machine)
+if [ ${#missing[@]} -gt 0 ]; then
+  step "installing ${missing[*]}"
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}") >/dev/null 2>&1 || echo "install of ${missing[*]} failed"
+fi
+[ -d node_modules ] || npm ci --no-audit --no-fund
+
+step "lint";      run npx eslint --max-warnings 0 .
+step "typecheck"; run npx tsc -p tsconfig.json --noEmit
+step "unit + model + api (PGlite)"
+# DATABASE_URL (set by .ci/run) would put this run on PostgreSQL too: the embedded database gets its own run.
+DATABASE_URL= run npx vitest run --reporter=default --reporter=json --outputFile.json="$out/vitest-pglite.json"
+if [ -n "${DATABASE_URL:-}" ]; then
+  step "api + model (PostgreSQL: a fresh database per test file)"
+  run npx vitest run --project api --project model --reporter=default --reporter=json --outputFile.json="$out/vitest-postgres.json"
+fi
+step "build";     run npx vite build --logLevel warn
+step "e2e (Playwright, Debian Chromium)"
+PLAYWRIGHT_JSON_OUTPUT_NAME="$out/playwright.json" run npx playwright test --reporter=list,json
+
+node scripts/summary.mjs "$out" || status=1
+exit $status

@@ -1,0 +1,49 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { accountRoutes } from './accounts/routes';
+import { authPlugin } from './auth/plugin';
+import type { TrustProxy } from './config';
+import type { Deps } from './deps';
+import { domainRoutes } from './domain/routes';
+import { examRoutes } from './exams/routes';
+import { groupRoutes } from './groups/routes';
+import { installErrorHandler } from './http/errors';
+import { imageRoutes } from './images/routes';
+import { packageRoutes } from './packages/routes';
+import { reportRoutes } from './reports/routes';
+import { shareRoutes } from './shares/routes';
+import { fileRoutes } from './storage/routes';
+import { uploadRoutes } from './uploads/routes';
+import { viewerRoutes } from './viewer/routes';
+
+/** One plugin per area under /api/v1; later areas add their own line here. */
+const AREAS = [domainRoutes, accountRoutes, groupRoutes, fileRoutes, uploadRoutes, viewerRoutes, imageRoutes, packageRoutes, shareRoutes, reportRoutes, examRoutes];
+
+export async function buildApp(deps: Deps, opts: { logger?: boolean; serveClient?: boolean; trustProxy?: TrustProxy } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: 2 * 1024 * 1024,
+    // Off unless configured: otherwise any caller could choose req.ip (the login throttle's per-address key).
+    trustProxy: typeof opts.trustProxy === 'number' ? trustHops(opts.trustProxy) : (opts.trustProxy ?? false),
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const indexFile = path.join(deps.config.clientDir, 'index.html');
+  const serveClient = Boolean(opts.serveClient && existsSync(indexFile));
+  installErrorHandler(app, { serveIndex: serveClient });
+  await app.register(authPlugin, { deps });
+  await app.register(async (api) => {
+    for (const area of AREAS) await api.register(area, { deps });
+  }, { prefix: '/api/v1' });
+
+  if (serveClient) {
+    await app.register(fastifyStatic, { root: deps.config.clientDir, wildcard: false, index: false });
+  }
+  return app;
+}
+
+/** A hop count as Fastify's typings accept it (they omit the number form proxy-addr understands). */
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}

@@ -1,0 +1,65 @@
+import fp from 'fastify-plugin';
+import { eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { Deps } from '../deps';
+import { accounts } from '../db/schema';
+import { ApiError } from '../http/errors';
+import { loadAccess, type Access } from '../access/access';
+import type { TokenClaims } from './tokens';
+
+export type AccountRow = typeof accounts.$inferSelect;
+
+export interface Auth {
+  account: AccountRow;
+  claims: TokenClaims;
+  /** Loaded on first use and kept for the request. */
+  access(): Promise<Access>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: Auth | null;
+  }
+  interface FastifyContextConfig {
+    /** A route that needs no token (domain, login, register, shares...). */
+    public?: boolean;
+  }
+}
+
+/** Reads the bearer token on every /api route not marked public; the account must exist, be enabled and hold the token's version. */
+export const authPlugin = fp<{ deps: Deps }>(async (app, { deps }) => {
+  app.decorateRequest('auth', null);
+  app.addHook('onRequest', async (req) => {
+    if (!req.url.startsWith('/api/')) return;
+    const token = bearer(req);
+    if (req.routeOptions.config?.public) {
+      if (token) req.auth = await authenticate(deps, token).catch(() => null);
+      return;
+    }
+    if (!req.routeOptions.url) return; // unknown route: the 404 handler answers
+    if (!token) throw new ApiError('JsonWebTokenError', 'No token');
+    req.auth = await authenticate(deps, token);
+  });
+});
+
+function bearer(req: FastifyRequest): string | null {
+  const header = req.headers.authorization;
+  if (!header) return null;
+  const [scheme, value] = header.split(' ');
+  return scheme?.toLowerCase() === 'bearer' && value ? value : null;
+}
+
+async function authenticate(deps: Deps, token: string): Promise<Auth> {
+  const claims = await deps.tokens.verify(token, Math.floor(deps.clock.now().getTime() / 1000));
+  const [account] = await deps.db.select().from(accounts).where(eq(accounts.id, claims.sub));
+  if (!account || account.tokenVersion !== claims.tv) throw new ApiError('JsonWebTokenError');
+  if (account.status !== 0) throw new ApiError('JsonWebTokenError', 'Account disabled');
+  let access: Promise<Access> | null = null;
+  return { account, claims, access: () => (access ??= loadAccess(deps.db, account.id)) };
+}
+
+/** For handlers of non-public routes: the hook guarantees auth is set. */
+export function authOf(req: FastifyRequest): Auth {
+  if (!req.auth) throw new ApiError('JsonWebTokenError');
+  return req.auth;
+}

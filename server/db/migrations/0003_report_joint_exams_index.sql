@@ -1,0 +1,1 @@
+CREATE INDEX "reports_joint_exam_ids_idx" ON "reports" USING gin ("joint_exam_ids" jsonb_path_ops);

@@ -1,0 +1,1 @@
+CREATE INDEX "exams_live_bucket_order_idx" ON "exams" USING btree ("bucket_id","created","id") WHERE "exams"."deleted_time" is null;

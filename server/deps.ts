@@ -1,0 +1,21 @@
+import type { Config } from './config';
+import type { Db } from './db/client';
+import type { Tokens } from './auth/tokens';
+import type { Storage } from './storage/types';
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** Everything a route needs from outside; tests build the app with their own. */
+export interface Deps {
+  db: Db;
+  dbKind: 'pglite' | 'postgres';
+  clock: Clock;
+  tokens: Tokens;
+  /** Files: local disk or S3-compatible (server/storage); also signs file links and upload credentials. */
+  storage: Storage;
+  config: Pick<Config, 'tokenTtlSeconds' | 'scryptCost' | 'dataDir' | 'clientDir'>;
+}

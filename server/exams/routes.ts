@@ -1,0 +1,126 @@
+import type { FastifyInstance } from 'fastify';
+import { bucketsWith } from '../access/access';
+import { idParam } from '../../contract/common';
+import { EXAM_EXPORT_MAX, NEW_EXAM_WINDOW_DAYS } from '../../contract/constants';
+import {
+  examDetailQuery, examExportInput, examNewlyQuery, examPageQuery, examUpdateInput, pastExamsQuery,
+  type ExamCount, type ExamDetail, type ExamListItem, type ExamPage,
+} from '../../contract/exams';
+import { authOf } from '../auth/plugin';
+import type { Deps } from '../deps';
+import { ApiError } from '../http/errors';
+import { parse } from '../http/validate';
+import { colourRuleRoutes } from './colourRules';
+import { examDetail } from './detail';
+import { examWorkbook } from './export';
+import { buildQuery, countOf, pageOf, withPageFacts } from './query';
+import { deleteExam, readableExam, recoverExam, updateExam } from './record';
+import { coExams, pastCount, pastExams } from './related';
+import { readableBuckets } from './scope';
+
+const SERVER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** The exam area (core §7 "Exams"): the worklist query and count, one exam, its detail, past and co-exams, export, polling. */
+export async function examRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
+  app.post('/exams/page-query', async (req): Promise<ExamPage> => {
+    const input = parse(examPageQuery, req.body);
+    const auth = authOf(req);
+    const access = await auth.access();
+    const q = await buildQuery(deps.db, readableBuckets(access), input, { accountId: access.accountId, now: deps.clock.now() });
+    if (!q) return { items: [], total: 0, totalIsEstimate: false };
+    const [items, count] = await Promise.all([pageOf(deps.db, q, input.skip, input.limit), countOf(deps.db, q)]);
+    return { items, ...withPageFacts(count, input.skip, input.limit, items.length) };
+  });
+
+  app.post('/exams/query/count', async (req): Promise<ExamCount> => {
+    const input = parse(examPageQuery, req.body);
+    const access = await authOf(req).access();
+    return countOf(deps.db, await buildQuery(deps.db, readableBuckets(access), input, { accountId: access.accountId, now: deps.clock.now() }));
+  });
+
+  // Core §7 "Polling": the newest exams, five at a time, never further back than the 7-day window (a client
+  // asking for more is narrowed to it, so the poll of every open workstation stays cheap).
+  app.post('/exams/newly', async (req): Promise<ExamPage> => {
+    const input = parse(examNewlyQuery, req.body);
+    const access = await authOf(req).access();
+    const now = deps.clock.now();
+    const windowStart = new Date(now.getTime() - NEW_EXAM_WINDOW_DAYS * 86_400_000).toISOString();
+    const filters = [...input.filters, { field: 'created', operator: 'gte' as const, values: [windowStart] }];
+    const q = await buildQuery(deps.db, readableBuckets(access), { filters, sorts: input.sorts }, { accountId: access.accountId, now });
+    if (!q) return { items: [], total: 0, totalIsEstimate: false };
+    const [items, count] = await Promise.all([pageOf(deps.db, q, input.skip, input.limit), countOf(deps.db, q)]);
+    return { items, ...withPageFacts(count, input.skip, input.limit, items.length) };
+  });
+
+  app.get('/exams/:id', async (req): Promise<ExamListItem> => {
+    const { id } = parse(idParam, req.params);
+    return readableExam(deps, await authOf(req).access(), id);
+  });
+
+  app.post('/exams/:id', async (req): Promise<ExamListItem> => {
+    const { id } = parse(idParam, req.params);
+    const input = parse(examUpdateInput, req.body);
+    return updateExam(deps, await authOf(req).access(), id, input);
+  });
+
+  app.get('/exams/:id/detail', async (req): Promise<ExamDetail> => {
+    const { id } = parse(idParam, req.params);
+    const { reportId } = parse(examDetailQuery, req.query);
+    const exam = await readableExam(deps, await authOf(req).access(), id);
+    return examDetail(deps.db, exam, reportId);
+  });
+
+  app.delete('/exams/:id/delete', async (req, reply) => {
+    const { id } = parse(idParam, req.params);
+    await deleteExam(deps, await authOf(req).access(), id);
+    return reply.status(204).send();
+  });
+
+  app.post('/exams/:id/recover', async (req): Promise<ExamListItem> => {
+    const { id } = parse(idParam, req.params);
+    return recoverExam(deps, await authOf(req).access(), id);
+  });
+
+  app.post('/exams/:id/past', async (req): Promise<{ items: ExamListItem[]; total: number }> => {
+    const { id } = parse(idParam, req.params);
+    const { skip, limit } = parse(pastExamsQuery, req.body);
+    const exam = await readableExam(deps, await authOf(req).access(), id);
+    const [items, total] = await Promise.all([pastExams(deps.db, exam, skip, limit), pastCount(deps.db, exam)]);
+    return { items, total };
+  });
+
+  app.post('/exams/:id/past/count', async (req): Promise<{ total: number }> => {
+    const { id } = parse(idParam, req.params);
+    const exam = await readableExam(deps, await authOf(req).access(), id);
+    return { total: await pastCount(deps.db, exam) };
+  });
+
+  app.get('/exams/:id/co-exams', async (req): Promise<{ items: ExamListItem[]; total: number }> => {
+    const { id } = parse(idParam, req.params);
+    const exam = await readableExam(deps, await authOf(req).access(), id);
+    const items = await coExams(deps.db, exam);
+    return { items, total: items.length };
+  });
+
+  // Core §5: at most 3000 rows, counted before anything is read; only organisations where the caller may export.
+  app.post('/exports/exams', async (req, reply) => {
+    const input = parse(examExportInput, req.body);
+    const access = await authOf(req).access();
+    const readable = new Set(readableBuckets(access));
+    const scope = bucketsWith(access, 'export_exams').filter((id) => readable.has(id));
+    if (scope.length === 0) throw new ApiError('Forbidden');
+    const now = deps.clock.now();
+    const q = await buildQuery(deps.db, scope, input, { accountId: access.accountId, now });
+    const { total } = await countOf(deps.db, q, { exactLimit: EXAM_EXPORT_MAX, exact: true });
+    if (total > EXAM_EXPORT_MAX) throw new ApiError('ExportTooLarge', undefined, { max: EXAM_EXPORT_MAX });
+    const rows = q ? await pageOf(deps.db, q, 0, EXAM_EXPORT_MAX) : [];
+    const file = await examWorkbook(rows, input.lang, input.timeZone ?? SERVER_TIME_ZONE);
+    const stamp = now.toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
+    return reply
+      .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+      .header('content-disposition', `attachment; filename="exams-${stamp}.xlsx"`)
+      .send(file);
+  });
+
+  await app.register(colourRuleRoutes, { deps });
+}

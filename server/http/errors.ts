@@ -1,0 +1,77 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ERROR_STATUS, type ErrorCode } from '../../contract/errors';
+
+/** Default English messages; the client shows its own translation of the code. */
+const MESSAGES: Record<ErrorCode, string> = {
+  ParamsError: 'Parameter error',
+  PasswordTooSimple: 'The password is too simple: use at least two of letters, digits and special characters',
+  InvalidCredentials: 'Invalid username or password',
+  JsonWebTokenError: 'Login verification failed',
+  TokenExpiredError: 'Login expired, please log in again',
+  LoginConflict: 'Login conflict: logged in on another account, please log in again',
+  PasswordResetRequired: 'The password no longer meets the rules and must be reset',
+  AccountDisabled: 'This account is disabled',
+  Forbidden: 'Operation denied (no permission)',
+  RegistrationClosed: 'Registration is not open on this domain',
+  NotFound: 'Not found',
+  UsernameTaken: 'The username is already taken',
+  ReportLocked: 'The report has been locked by another user, your edit is invalid',
+  VersionConflict: 'The report was changed by someone else; reload it',
+  InvalidTransition: 'The operation failed',
+  ReportEmpty: 'Findings or conclusion must not be empty',
+  JointExamsPending: 'This exam has joint exams: confirm or discard them before submitting',
+  DuplicateName: 'The name is already used here',
+  TemplateFolderNotEmpty: 'The folder is not empty',
+  TooManyAttempts: 'Too many attempts, please try again later',
+  NoPrintTemplate: 'No print template configured or no default chosen',
+  TemplateDownloadFailed: 'Template download failed',
+  FileTooLarge: 'Upload failed, file greater than 5M',
+  TooManyImages: 'More than 6 images',
+  UploadTokenFailed: 'Failed to get an upload token',
+  ExportTooLarge: 'At most 3000 rows can be exported',
+  RepackTooSoon: 'Repackaging is allowed once per hour',
+  SearchTooShort: 'Search needs more than 2 characters',
+  NotDicom: 'The file is not a DICOM file',
+  InvalidDicom: 'The DICOM file is damaged or incomplete',
+  UnsupportedFileType: 'This type of file is not accepted here',
+  UploadTooLarge: 'The file is larger than allowed',
+  FileTokenExpired: 'The upload or download permit has expired',
+  FileTokenInvalid: 'The upload or download permit is not valid',
+  StudyMismatch: 'The file belongs to a different study than this exam',
+  LinkExpired: 'This link has expired or has been withdrawn',
+  OperationFailed: 'Operation failed, please try again',
+  UnknownError: 'Unknown error',
+};
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(readonly code: ErrorCode, message?: string, readonly details?: Record<string, unknown>) {
+    super(message ?? MESSAGES[code]);
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const fail = (code: ErrorCode, message?: string, details?: Record<string, unknown>): never => {
+  throw new ApiError(code, message, details);
+};
+
+/** Every error leaves as `{ code, message }`; Fastify's own 4xx (bad JSON, body too large) become ParamsError. */
+export function installErrorHandler(app: FastifyInstance, opts: { serveIndex?: boolean } = {}): void {
+  app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
+    if (err instanceof ApiError) {
+      return reply.status(err.status).send({ code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) });
+    }
+    const status = (err as FastifyError).statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.status(400).send({ code: 'ParamsError', message: MESSAGES.ParamsError });
+    }
+    req.log.error(err);
+    return reply.status(500).send({ code: 'UnknownError', message: MESSAGES.UnknownError });
+  });
+  app.setNotFoundHandler((req, reply) => {
+    // History-mode routing: with the web app being served, any non-API GET that is not a file gets the app shell
+    // (a missing /assets/ chunk stays a 404, so the client sees a ChunkLoadError rather than HTML).
+    if (opts.serveIndex && req.method === 'GET' && !req.url.startsWith('/api/') && !req.url.startsWith('/assets/')) return reply.type('text/html').sendFile('index.html');
+    return reply.status(404).send({ code: 'NotFound', message: `${req.method} ${req.url.split('?')[0]} not found` });
+  });
+}

@@ -1,0 +1,29 @@
+import { buildApp } from './app';
+import { createTokens } from './auth/tokens';
+import { loadConfig } from './config';
+import { openDatabase } from './db/client';
+import { systemClock } from './deps';
+import { seedDemoIfEmpty } from './seed/demo';
+import { storageFromEnv } from './storage';
+
+const started = performance.now();
+const config = loadConfig();
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+if (config.seedDemo) await seedDemoIfEmpty(database.db, { scryptCost: config.scryptCost, clock: systemClock });
+const app = await buildApp({
+  db: database.db, dbKind: database.kind, clock: systemClock,
+  tokens: createTokens(config.tokenSecret, config.tokenTtlSeconds), config,
+  storage: storageFromEnv(process.env, { dataDir: config.dataDir, secret: config.tokenSecret, clock: systemClock }),
+}, { logger: process.env.LOG !== '0', serveClient: true, trustProxy: config.trustProxy });
+await app.listen({ port: config.port, host: config.host });
+const ms = Math.round(performance.now() - started);
+app.log.info(`listening on http://localhost:${config.port} (${database.kind}) after ${ms} ms`);
+if (process.send) process.send({ ready: true, ms });
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, async () => {
+    await app.close();
+    await database.close();
+    process.exit(0);
+  });
+}

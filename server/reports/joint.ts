@@ -1,0 +1,63 @@
+import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
+import type { JointExamCandidate } from '../../contract/reports';
+import type { Db } from '../db/client';
+import { exams } from '../db/schema';
+import { ApiError } from '../http/errors';
+import type { ReportRow } from './load';
+
+/** Exams taken within this many hours of each other belong to one visit. */
+const VISIT_HOURS = 12;
+
+/**
+ * Core §5 joint exams: other exams of the same patient, organisation and modality from the same visit
+ * that no written report covers yet. One report may cover them all; the writer confirms or discards each.
+ */
+export async function jointCandidates(tx: Db, examId: number): Promise<JointExamCandidate[]> {
+  const [exam] = await tx.select({ bucketId: exams.bucketId, patientId: exams.patientId, modality: exams.modality, examTime: exams.examTime })
+    .from(exams).where(eq(exams.id, examId));
+  if (!exam || exam.patientId.trim() === '') return [];
+  const rows = await tx.select({
+    id: exams.id, modality: exams.modality, bodyPart: exams.bodyPart, studyDescription: exams.studyDescription,
+    accessionNumber: exams.accessionNumber, examTime: exams.examTime,
+  }).from(exams).where(and(
+    eq(exams.bucketId, exam.bucketId),
+    eq(exams.patientId, exam.patientId),
+    eq(exams.modality, exam.modality),
+    ne(exams.id, examId),
+    isNull(exams.deletedTime),
+    sql`abs(extract(epoch from (${exams.examTime} - ${exam.examTime.toISOString()}::timestamptz))) < ${VISIT_HOURS * 3600}`,
+    sql`not exists (select 1 from reports r where r.deleted_time is null and r.status <> 'none'
+      and (r.exam_id = ${exams.id} or r.joint_exam_ids @> jsonb_build_array(${exams.id})))`,
+  )).orderBy(asc(exams.examTime), asc(exams.id)).limit(20);
+  return rows.map((r) => ({ ...r, examTime: r.examTime.toISOString() }));
+}
+
+export interface JointDecision {
+  jointExamIds: number[];
+  jointDiscardedIds: number[];
+}
+
+/**
+ * The joint exams after a submit: every candidate not decided before must be confirmed or discarded in
+ * this request, else 409 JointExamsPending lists them (the client asks the user and submits again).
+ */
+export async function decideJointExams(
+  tx: Db, row: ReportRow, decision: { confirm: number[]; discard: number[] } | undefined,
+): Promise<JointDecision> {
+  const candidates = await jointCandidates(tx, row.examId);
+  const known = new Set([...row.jointExamIds, ...row.jointDiscardedIds]);
+  const open = candidates.filter((c) => !known.has(c.id));
+  const confirm = new Set(decision?.confirm ?? []);
+  const discard = new Set(decision?.discard ?? []);
+  const candidateIds = new Set(candidates.map((c) => c.id));
+  const stray = [...confirm, ...discard].filter((id) => !candidateIds.has(id) && !known.has(id));
+  const both = [...confirm].filter((id) => discard.has(id));
+  if (stray.length > 0 || both.length > 0) {
+    throw new ApiError('ParamsError', undefined, { fields: [{ path: 'jointExams', message: 'not a joint exam of this report, or both confirmed and discarded' }] });
+  }
+  const undecided = open.filter((c) => !confirm.has(c.id) && !discard.has(c.id));
+  if (undecided.length > 0) throw new ApiError('JointExamsPending', undefined, { exams: undecided });
+  const jointExamIds = [...new Set([...row.jointExamIds.filter((id) => !discard.has(id)), ...confirm])].sort((a, b) => a - b);
+  const jointDiscardedIds = [...new Set([...row.jointDiscardedIds.filter((id) => !confirm.has(id)), ...discard])].sort((a, b) => a - b);
+  return { jointExamIds, jointDiscardedIds };
+}

@@ -1,0 +1,119 @@
+import { count, eq, sql } from 'drizzle-orm';
+import type { Action } from '../../contract/actions';
+import { hashPassword } from '../auth/password';
+import type { Db } from '../db/client';
+import * as t from '../db/schema';
+import type { Clock } from '../deps';
+import { BODY_PARTS, DEPARTMENTS } from './clinical';
+import { insertExams } from './exams';
+import { rng } from './random';
+import { seedTemplates } from './templates';
+
+export const DEMO_PASSWORD = 'Demo1234';
+
+const RADIOLOGIST: Action[] = ['exam_get', 'report_upsert', 'report_advice', 'report_print', 'report_trace'];
+const CHIEF: Action[] = [...RADIOLOGIST, 'report_approval', 'report_recall', 'report_assign'];
+const REGISTRAR: Action[] = ['registry_create', 'registry_update', 'registry_delete', 'calling_manage_queue', 'calling_call'];
+const TECH: Action[] = ['exam_get', 'exam_upload', 'attachment_create', 'attachment_delete', 'attachment_presigned_url', 'attachment_upload'];
+const EXPERT: Action[] = [...CHIEF, 'export_exams', 'study_package'];
+
+export const DEMO_ACCOUNTS = [
+  { username: 'admin', name: '系统管理员', title: null },
+  { username: 'rad1', name: '李明', title: '主治医师' },
+  { username: 'rad2', name: '王芳', title: '住院医师' },
+  { username: 'chief', name: '张建国', title: '主任医师' },
+  { username: 'registrar', name: '赵丽', title: '登记员' },
+  { username: 'tech', name: '陈强', title: '技师' },
+  { username: 'expert', name: '刘志远', title: '教授' },
+] as const;
+export type DemoUsername = (typeof DEMO_ACCOUNTS)[number]['username'];
+
+export interface DemoIds {
+  groupId: number;
+  hospitalId: number;
+  expertCentreId: number;
+  accounts: Record<DemoUsername, number>;
+}
+
+export async function seedDemoIfEmpty(db: Db, opts: { scryptCost: number; clock: Clock; exams?: number }): Promise<DemoIds | null> {
+  const [{ n }] = await db.select({ n: count() }).from(t.accounts);
+  if (n > 0) return null;
+  return seedDemo(db, opts);
+}
+
+/** Demo data (issue "Foundation"): one domain, one group with every flag on, a hospital and an expert centre. */
+export async function seedDemo(db: Db, opts: { scryptCost: number; clock: Clock; exams?: number }): Promise<DemoIds> {
+  const now = opts.clock.now();
+  const r = rng(20261122);
+  const hash = await hashPassword(DEMO_PASSWORD, opts.scryptCost);
+
+  const ids = await db.transaction(async (tx) => {
+    const [group] = await tx.insert(t.groups).values({
+      name: 'demo', displayName: '示范医疗集团', domainName: 'demo.local', openTelemed: true, enableRegistry: true,
+      enableStat: true, enableConsultation: true, autoNotifyAudio: '/sounds/notify.wav', autoConsulNotifyAudio: '/sounds/notify.wav',
+      isGroupKb: true, featEncryptionViewerOn: true, enableCalling: true, openPrivateCloud: '1', allowOverview: true,
+      enableCredit: true, allowAccountMgmt: true,
+    }).returning();
+    const [hospital, centre] = await tx.insert(t.buckets).values([
+      { groupId: group!.id, name: '市第一人民医院放射科', code: 'CITY1-RAD', publicUploadToken: randomToken(r) },
+      { groupId: group!.id, name: '远程影像专家中心', code: 'EXPERT-CENTRE', publicUploadToken: randomToken(r) },
+    ]).returning();
+    await tx.update(t.groups).set({ defaultExpertBucketId: centre!.id, defaultConsultationBucketId: centre!.id }).where(eq(t.groups.id, group!.id));
+    await tx.insert(t.domains).values({
+      displayName: '云影像诊断报告平台', company: '示范医疗集团', website: 'https://demo.local', allowRegistration: true,
+      defaultExpertBucketId: centre!.id, displayDomainName: 'demo.local', footer: '© 示范医疗集团',
+    });
+
+    const accountRows = await tx.insert(t.accounts).values(DEMO_ACCOUNTS.map((a) => ({
+      username: a.username, name: a.name, fullName: a.name, techTitle: a.title, passwordHash: hash, canCreateGroup: a.username === 'admin',
+    }))).returning();
+    const acc = Object.fromEntries(accountRows.map((a) => [a.username, a.id])) as Record<DemoUsername, number>;
+
+    await tx.insert(t.groupMembers).values(accountRows.map((a) => ({ groupId: group!.id, accountId: a.id, accessLevel: a.username === 'admin' ? 1 : 0 })));
+    await tx.insert(t.bucketMembers).values([
+      { bucketId: hospital!.id, accountId: acc.admin, accessLevel: 'admin' },
+      { bucketId: centre!.id, accountId: acc.admin, accessLevel: 'admin' },
+      ...(['rad1', 'rad2', 'chief', 'registrar', 'tech'] as const).map((u) => ({ bucketId: hospital!.id, accountId: acc[u], accessLevel: 'member' })),
+      { bucketId: centre!.id, accountId: acc.expert, accessLevel: 'member' },
+    ]);
+    const roleDefs: [number, string, Action[], DemoUsername[]][] = [
+      [hospital!.id, '放射科医师', RADIOLOGIST, ['rad1', 'rad2']],
+      [hospital!.id, '科主任', CHIEF, ['chief']],
+      [hospital!.id, '登记员', REGISTRAR, ['registrar']],
+      [hospital!.id, '技师', TECH, ['tech']],
+      [centre!.id, '远程诊断专家', EXPERT, ['expert']],
+    ];
+    for (const [bucketId, name, actions, users] of roleDefs) {
+      const [role] = await tx.insert(t.roles).values({ bucketId, name, actions }).returning();
+      await tx.insert(t.roleUsers).values(users.map((u) => ({ roleId: role!.id, accountId: acc[u] })));
+    }
+
+    for (const bucket of [hospital!, centre!]) {
+      const deps = await tx.insert(t.departments).values(DEPARTMENTS.map((name) => ({ bucketId: bucket.id, name }))).returning();
+      await tx.insert(t.bodyparts).values([...new Set(Object.values(BODY_PARTS).flat())].map((name) => ({ bucketId: bucket.id, name })));
+      await tx.insert(t.doctors).values(deps.slice(0, 6).flatMap((d, i) => [
+        { bucketId: bucket.id, departmentId: d.id, name: ['周医生', '吴医生', '郑医生', '孙医生', '钱医生', '冯医生'][i]!, physicianType: 1 },
+      ]));
+      await tx.insert(t.procedures).values(Object.entries(BODY_PARTS).flatMap(([modality, parts]) =>
+        parts.map((part, i) => ({ bucketId: bucket.id, code: `${modality}${String(i + 1).padStart(3, '0')}`, name: `${modality} ${part}`,
+          enDescription: `${modality} ${part}`, modality, price: modality === 'CT' ? 280 : modality === 'MR' ? 560 : modality === 'US' ? 120 : 80 }))));
+      await seedTemplates(tx as unknown as Db, bucket.id);
+    }
+    return { groupId: group!.id, hospitalId: hospital!.id, expertCentreId: centre!.id, accounts: acc };
+  });
+
+  await insertExams(db, r, {
+    now, days: 60, count: opts.exams ?? 2000, bucketId: ids.hospitalId,
+    reporters: [ids.accounts.rad1, ids.accounts.rad2], approver: ids.accounts.chief,
+  });
+  await insertExams(db, r, {
+    now, days: 60, count: Math.ceil((opts.exams ?? 2000) / 10), bucketId: ids.expertCentreId,
+    reporters: [ids.accounts.expert], approver: ids.accounts.expert, remote: true,
+  });
+  await db.execute(sql`analyze`);
+  return ids;
+}
+
+function randomToken(r: ReturnType<typeof rng>): string {
+  return Array.from({ length: 32 }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[r.int(0, 35)]).join('');
+}

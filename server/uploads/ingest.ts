@@ -1,0 +1,100 @@
+import { and, eq } from 'drizzle-orm';
+import { Transform, type Readable } from 'node:stream';
+import { readDicomHeader, type DicomHeader } from '../../contract/dicom';
+import { DICOM_MAX_BYTES, type StoredInstance, type UploadFileResult } from '../../contract/uploads';
+import { dicomInstances } from '../db/schema';
+import type { Deps } from '../deps';
+import { ApiError } from '../http/errors';
+import { StorageLimitError, storedName } from '../storage/types';
+
+/** Files up to this size are read whole; bigger ones by their head (to the pixel data) and their last bytes. */
+export const HEAD_BYTES = 16 * 1024 * 1024;
+
+export interface IngestTarget {
+  bucketId: number;
+  examId: number;
+  /** The exam's Study Instance UID: a file of another study is refused. */
+  storeUid: string | null;
+  accountId: number | null;
+}
+
+/**
+ * One DICOM file: streamed to storage while its head and tail are kept, then read; a refused file is
+ * deleted again and the caller gets the reason (NotDicom / InvalidDicom with details.reason,
+ * UploadTooLarge, StudyMismatch). Idempotent by SOP Instance UID within the exam: a file sent twice
+ * keeps the first copy and answers 'duplicate'.
+ */
+export async function ingestDicom(deps: Deps, target: IngestTarget, body: Readable, opts: { maxBytes?: number } = {}): Promise<UploadFileResult> {
+  const maxBytes = opts.maxBytes ?? DICOM_MAX_BYTES;
+  const key = `dicom/${target.bucketId}/${target.examId}/${storedName('dcm')}`;
+  const capture = new HeadAndTail(HEAD_BYTES, 8);
+  try {
+    await deps.storage.put(key, body.pipe(capture), { maxBytes, contentType: 'application/dicom' });
+  } catch (err) {
+    body.destroy();
+    if (err instanceof StorageLimitError) throw new ApiError('UploadTooLarge', `The file is larger than ${maxBytes} bytes`, { maxBytes });
+    throw err;
+  }
+  const refuse = async (error: ApiError): Promise<never> => { await deps.storage.delete(key); throw error; };
+
+  const read = readDicomHeader(capture.head(), capture.size > HEAD_BYTES ? { totalSize: capture.size, tail: capture.tail() } : {});
+  if (!read.ok) return refuse(new ApiError(read.code, read.message, { reason: read.reason }));
+  const h = read.header;
+  if (target.storeUid && h.studyInstanceUid !== target.storeUid) {
+    return refuse(new ApiError('StudyMismatch', undefined, { expected: target.storeUid, received: h.studyInstanceUid }));
+  }
+  // A row that cannot be written (the exam deleted meanwhile, the database gone) leaves no file behind.
+  const [row] = await deps.db.insert(dicomInstances).values({
+    examId: target.examId, bucketId: target.bucketId, ...indexFields(h), storageKey: key, size: capture.size,
+    uploadedBy: target.accountId, created: deps.clock.now(),
+  }).onConflictDoNothing({ target: [dicomInstances.examId, dicomInstances.sopInstanceUid] }).returning()
+    .catch(async (err: unknown) => { await deps.storage.delete(key); throw err; });
+  if (row) return { status: 'stored', instance: toStoredInstance(row), warnings: read.warnings };
+
+  await deps.storage.delete(key);
+  const [existing] = await deps.db.select().from(dicomInstances)
+    .where(and(eq(dicomInstances.examId, target.examId), eq(dicomInstances.sopInstanceUid, h.sopInstanceUid)));
+  if (!existing) throw new ApiError('OperationFailed');
+  return { status: 'duplicate', instance: toStoredInstance(existing), warnings: read.warnings };
+}
+
+const cut = (value: string | null, max: number) => (value === null ? null : value.slice(0, max));
+
+function indexFields(h: DicomHeader) {
+  return {
+    studyInstanceUid: h.studyInstanceUid, seriesInstanceUid: h.seriesInstanceUid, sopInstanceUid: h.sopInstanceUid,
+    sopClassUid: cut(h.sopClassUid, 64), transferSyntaxUid: h.transferSyntaxUid.slice(0, 64), modality: cut(h.modality, 16),
+    seriesNumber: h.seriesNumber, seriesDescription: cut(h.seriesDescription, 128), instanceNumber: h.instanceNumber,
+    rows: h.rows, columns: h.columns, frames: h.frames,
+  };
+}
+
+export function toStoredInstance(row: typeof dicomInstances.$inferSelect): StoredInstance {
+  return {
+    id: row.id, studyInstanceUid: row.studyInstanceUid, seriesInstanceUid: row.seriesInstanceUid, sopInstanceUid: row.sopInstanceUid,
+    sopClassUid: row.sopClassUid, transferSyntaxUid: row.transferSyntaxUid, modality: row.modality, seriesNumber: row.seriesNumber,
+    seriesDescription: row.seriesDescription, instanceNumber: row.instanceNumber, rows: row.rows, columns: row.columns,
+    frames: row.frames, size: row.size,
+  };
+}
+
+/** Passes bytes through while keeping the first `headMax` and the last `tailMax` of them. */
+class HeadAndTail extends Transform {
+  size = 0;
+  private headChunks: Buffer[] = [];
+  private headSize = 0;
+  private last = Buffer.alloc(0);
+  constructor(private readonly headMax: number, private readonly tailMax: number) { super(); }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: (err: Error | null, data?: Buffer) => void) {
+    this.size += chunk.length;
+    if (this.headSize < this.headMax) {
+      const part = chunk.subarray(0, this.headMax - this.headSize);
+      this.headChunks.push(part);
+      this.headSize += part.length;
+    }
+    this.last = Buffer.concat([this.last, chunk.subarray(Math.max(0, chunk.length - this.tailMax))]).subarray(-this.tailMax);
+    done(null, chunk);
+  }
+  head(): Uint8Array { return Buffer.concat(this.headChunks); }
+  tail(): Uint8Array { return this.last; }
+}

@@ -1,0 +1,144 @@
+import multipart from '@fastify/multipart';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import { idParam } from '../../contract/common';
+import {
+  DICOM_MAX_BYTES, UPLOAD_TOKEN_HEADER, postUploadInput, refreshCredentialsQuery, studyUploadInput, uploadedInput,
+  type UploadCompleted, type UploadFileResult, type UploadSession, type UploadTokenInfo, type UploadableBucket,
+} from '../../contract/uploads';
+import { assertCan, bucketsWith } from '../access/access';
+import { authOf } from '../auth/plugin';
+import { buckets, exams } from '../db/schema';
+import type { Deps } from '../deps';
+import { ApiError } from '../http/errors';
+import { parse } from '../http/validate';
+import { codeRoutes } from './codes';
+import { completeUpload, examInBucket, findOrCreateExam, uploadCredentials, uploadSession, type ExamRow } from './exams';
+import { ingestDicom } from './ingest';
+import { formFile } from './multipart';
+import { check, type UploadClaims } from './permits';
+import { policyFileRoutes } from './policyFiles';
+import { policyRoutes } from './policies';
+
+const pub = { config: { public: true } };
+const tokenParam = z.object({ token: z.string().min(16).max(64) });
+const fileQuery = z.object({ token: z.string().max(4096).optional() });
+
+/** core §7 "Uploads and policies": sessions, per-file upload, completion, organisation tokens, codes, policies. */
+export async function uploadRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
+  const { db } = deps;
+  await app.register(multipart);
+  // Raw file bodies stay streams: the upload handler pipes them to storage as they arrive.
+  app.addContentTypeParser(['application/dicom', 'application/octet-stream'], (_req, payload, done) => done(null, payload));
+
+  app.get('/buckets/uploadable', async (req): Promise<UploadableBucket[]> => {
+    const ids = bucketsWith(await authOf(req).access(), 'exam_upload');
+    if (ids.length === 0) return [];
+    const rows = await db.select({ id: buckets.id, name: buckets.name, code: buckets.code, groupId: buckets.groupId }).from(buckets);
+    return rows.filter((b) => ids.includes(b.id)).sort((a, b) => a.id - b.id);
+  });
+
+  app.post('/buckets/:id/studies/upload', async (req): Promise<UploadSession> => {
+    const { id } = parse(idParam, req.params);
+    const auth = authOf(req);
+    assertCan(await auth.access(), 'exam_upload', id);
+    const input = parse(studyUploadInput, req.body);
+    const { exam, created } = await findOrCreateExam(deps, id, input);
+    return uploadSession(deps, exam, created, auth.account.id);
+  });
+
+  // Public to the hook: uploaders by organisation token or code renew with their current credentials.
+  app.get('/buckets/:id/studies/refresh-upload-credentials', pub, async (req) => {
+    const { id } = parse(idParam, req.params);
+    const q = parse(refreshCredentialsQuery, req.query);
+    if (q.token) {
+      const claims = check<UploadClaims>(deps, 'upload', q.token);
+      if (claims.b !== id || claims.e !== q.examId) throw new ApiError('FileTokenInvalid');
+      return uploadCredentials(deps, await examInBucket(db, q.examId, id), claims.a, q.delta);
+    }
+    const auth = authOf(req);
+    assertCan(await auth.access(), 'exam_upload', id);
+    return uploadCredentials(deps, await examInBucket(db, q.examId, id), auth.account.id, q.delta);
+  });
+
+  /** The session's credentials say where the file goes; they are checked before a byte is stored. */
+  async function targetOf(token: string | undefined) {
+    if (!token) throw new ApiError('FileTokenInvalid', 'No upload credentials');
+    const claims = check<UploadClaims>(deps, 'upload', token);
+    const exam = await examInBucket(db, claims.e, claims.b);
+    return { bucketId: claims.b, examId: claims.e, storeUid: exam.storeUid, accountId: claims.a };
+  }
+
+  app.put('/uploads/files', pub, async (req): Promise<UploadFileResult> => {
+    const header = req.headers[UPLOAD_TOKEN_HEADER];
+    const target = await targetOf(typeof header === 'string' ? header : parse(fileQuery, req.query).token);
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > DICOM_MAX_BYTES) throw new ApiError('UploadTooLarge', undefined, { maxBytes: DICOM_MAX_BYTES });
+    if (!(req.body instanceof Readable)) throw new ApiError('ParamsError', 'Send the file as application/dicom or application/octet-stream');
+    return ingestDicom(deps, target, req.body);
+  });
+
+  // The same as form data { token, file }: the client leaves out the bearer when the form carries a token (core §7).
+  app.post('/uploads/files', pub, async (req): Promise<UploadFileResult> => {
+    const { fields, file } = await formFile(req, DICOM_MAX_BYTES + 1);
+    const target = await targetOf(fields.token);
+    return ingestDicom(deps, target, file.file);
+  });
+
+  /** Completion by a member with exam_upload, or by whoever holds the exam's upload credentials. */
+  async function examForCompletion(req: FastifyRequest, examId: number, token: string | undefined): Promise<ExamRow> {
+    if (token) {
+      const claims = check<UploadClaims>(deps, 'upload', token);
+      if (claims.e !== examId) throw new ApiError('FileTokenInvalid');
+      return examInBucket(db, claims.e, claims.b);
+    }
+    const [exam] = await db.select().from(exams).where(and(eq(exams.id, examId), isNull(exams.deletedTime)));
+    const access = await authOf(req).access();
+    if (!exam) throw new ApiError('NotFound');
+    assertCan(access, 'exam_upload', exam.bucketId);
+    return exam;
+  }
+
+  app.post('/exams/:id/uploaded', pub, async (req): Promise<UploadCompleted> => {
+    const { id } = parse(idParam, req.params);
+    const { token } = parse(uploadedInput, req.body);
+    return completeUpload(deps, await examForCompletion(req, id, token));
+  });
+
+  // The wizard's last step over every study of one upload: all are checked before any is completed.
+  app.post('/exams/post-upload', pub, async (req): Promise<{ items: UploadCompleted[] }> => {
+    const { items } = parse(postUploadInput, req.body);
+    const targets: ExamRow[] = [];
+    for (const item of items) targets.push(await examForCompletion(req, item.examId, item.token));
+    const done: UploadCompleted[] = [];
+    for (const exam of targets) done.push(await completeUpload(deps, exam));
+    return { items: done };
+  });
+
+  /** The organisation token of /upload?token (buckets.public_upload_token): any signed-in account may upload there. */
+  async function bucketByToken(token: string) {
+    const [bucket] = await db.select().from(buckets).where(eq(buckets.publicUploadToken, token));
+    if (!bucket) throw new ApiError('NotFound');
+    return bucket;
+  }
+
+  app.get('/upload-tokens/:token', async (req): Promise<UploadTokenInfo> => {
+    authOf(req);
+    const bucket = await bucketByToken(parse(tokenParam, req.params).token);
+    return { bucketId: bucket.id, bucketName: bucket.name };
+  });
+
+  app.post('/upload-tokens/:token/studies', async (req): Promise<UploadSession> => {
+    const auth = authOf(req);
+    const bucket = await bucketByToken(parse(tokenParam, req.params).token);
+    const input = parse(studyUploadInput, req.body);
+    const { exam, created } = await findOrCreateExam(deps, bucket.id, input);
+    return uploadSession(deps, exam, created, auth.account.id);
+  });
+
+  await app.register(codeRoutes, { deps });
+  await app.register(policyRoutes, { deps });
+  await app.register(policyFileRoutes, { deps });
+}

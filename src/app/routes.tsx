@@ -1,0 +1,58 @@
+import type { ComponentType } from 'react';
+import { lazyScreen } from './chunks';
+import { LandingRedirect } from './LandingRedirect';
+
+/** 'auth' routes need a live session (core §2 guard); 'public' ones are open to anyone. */
+export type RouteAccess = 'public' | 'auth';
+/** 'shell' shows the navbar; 'bare' is a full page (sign-in); 'auto' takes the shell when signed in. */
+export type RouteLayout = 'shell' | 'bare' | 'auto';
+
+export interface AppRoute {
+  /** A wouter (regexparam) pattern, relative to the site root. */
+  path: string;
+  access: RouteAccess;
+  layout: RouteLayout;
+  /** The screen; `lazyScreen(() => import(...))` gives it its own chunk. */
+  screen?: ComponentType;
+  /** A fixed redirect instead of a screen. */
+  redirect?: string;
+}
+
+/**
+ * The route table (core §2). A feature adds its screen with one line. Only screens that exist are
+ * registered: the navbar shows an entry only when its route is here.
+ */
+export const routes: AppRoute[] = [
+  { path: '/', access: 'auth', layout: 'shell', screen: LandingRedirect },
+  { path: '/studies', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/worklist/WorklistPage')) },
+  { path: '/login', access: 'public', layout: 'bare', screen: lazyScreen(() => import('@/features/auth/LoginPage')) },
+  { path: '/register', access: 'public', layout: 'bare', screen: lazyScreen(() => import('@/features/auth/RegisterPage')) },
+  { path: '/forget-password', access: 'public', layout: 'bare', screen: lazyScreen(() => import('@/features/auth/ForgetPasswordPage')) },
+  { path: '/change-password', access: 'public', layout: 'bare', screen: lazyScreen(() => import('@/features/auth/ChangePasswordPage')) },
+  { path: '/auth/token', access: 'public', layout: 'bare', screen: lazyScreen(() => import('@/features/auth/TokenPage')) },
+  { path: '/settings', access: 'auth', layout: 'shell', redirect: '/settings/profile' },
+  { path: '/settings/profile', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/settings/ProfilePage')) },
+  { path: '/viewer/:examId', access: 'public', layout: 'bare', screen: lazyScreen(() => import('@/features/viewer/ViewerPage')) },
+  { path: '/upload', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/upload/UploadPage')) },
+  { path: '/service-orders/upload', access: 'public', layout: 'bare', screen: lazyScreen(() => import('@/features/upload/CodeUploadPage')) },
+  { path: '/attachments/upload', access: 'public', layout: 'bare', screen: lazyScreen(() => import('@/features/upload/AttachmentUploadPage')) },
+  { path: '/reports/s', access: 'public', layout: 'bare', screen: lazyScreen(() => import('@/features/share/SharedReportPage')) },
+  { path: '/sf/:link', access: 'public', layout: 'bare', screen: lazyScreen(() => import('@/features/share/FilmPage')) },
+  { path: '/efilm/query', access: 'public', layout: 'bare', screen: lazyScreen(() => import('@/features/share/FilmQueryPage')) },
+  { path: '/web-report', access: 'public', layout: 'bare', screen: lazyScreen(() => import('@/features/share/WebReportPage')) },
+  { path: '/reports/:orgCode/list', access: 'public', layout: 'bare', screen: lazyScreen(() => import('@/features/share/OrgReportListPage')) },
+  { path: '/studies/:examId/reports/:reportId', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/report/ReportWorkspacePage')) },
+  { path: '/studies/:examId/reports/:reportId/print', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/report/print/PrintPage')) },
+  { path: '/report-publish', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/publish/PublishListPage')) },
+  { path: '/report-publish/detail', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/publish/PublishDetailPage')) },
+  { path: '/401', access: 'public', layout: 'auto', screen: lazyScreen(() => import('@/features/errors/UnauthorizedPage')) },
+  { path: '/404', access: 'public', layout: 'auto', screen: lazyScreen(() => import('@/features/errors/NotFoundPage')) },
+];
+
+/** Shown for any path no route matches (core §2 catch-all). */
+export const notFoundRoute: AppRoute = {
+  path: '*',
+  access: 'public',
+  layout: 'auto',
+  screen: lazyScreen(() => import('@/features/errors/NotFoundPage')),
+};

@@ -1,0 +1,4 @@
+export { useSession, useSessionSelector, can, statusOf, type Session, type SessionStatus } from './useSession';
+export { navigate, sessionActor } from './instance';
+export { registerModuleReset } from './moduleState';
+export { loginUrl } from './controller';

@@ -1,0 +1,333 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ExamDetail } from '../../../../contract/exams';
+import type { TemplateNode } from '../../../../contract/reports';
+import { APPROVED_STATUSES } from '../../../../contract/shares';
+import { navigate, useSession } from '@/app/session';
+import { casePath, neighbourCase, noteCurrentCase, worklistReturnPath } from '@/features/worklist/caseOrder';
+import { publishDetailPath } from '@/features/publish';
+import { CommandScope, isTextField, useCommandRegistry, useCommands } from '@/lib/commands';
+import { errorText } from '@/lib/errorText';
+import { isSessionEndingError } from '@/lib/http';
+import { toasts } from '@/lib/toasts';
+import { Alert } from '@/ui/Alert';
+import { Spinner } from '@/ui/Spinner';
+import { examApi } from '../api';
+import { ActionBar } from '../actions/ActionBar';
+import { AssignDialog } from '../actions/AssignDialog';
+import { ConfirmDialog } from '../actions/ConfirmDialog';
+import { JointExamsDialog } from '../actions/JointExamsDialog';
+import { LeaveDialog } from '../actions/LeaveDialog';
+import { ReasonDialog } from '../actions/ReasonDialog';
+import { reportCommands, type ReportCommandContext } from '../commands';
+import type { SlashOrigin } from '../editor/ReportEditor';
+import { FieldsPanel } from '../fields/FieldsPanel';
+import { allows, allowsManage, isEditable, type ManageAction, type WorkspaceAction } from '../model/actions';
+import { insertTemplate, type InsertMode } from '../templates/insertTemplate';
+import { TemplatePicker } from '../templates/TemplatePicker';
+import { useTemplates } from '../templates/useTemplates';
+import { ReportHistory } from '../trace/ReportHistory';
+import { SharePanel } from '../share/SharePanel';
+import { DeletedBanner, DraftBanner, LockBanner, ReasonNote } from './Banners';
+import { EditorsPanel } from './EditorsPanel';
+import { ExamHeader } from './ExamHeader';
+import { PastExams } from './PastExams';
+import { SideTabs, type Tab } from './SideTabs';
+import { KeyImagesSlot, ViewerSlot } from './slots';
+import { useReportWorkspace } from './useReportWorkspace';
+import { printPath as printPathOf, reportPath } from '../paths';
+import '../report.css';
+
+type SideTab = 'past' | 'history' | 'keyImages' | 'share';
+
+/** The exam shown in the header (GET exams/{id}/detail), loaded beside the report. */
+function useExam(examId: number, reportId: number | null) {
+  const [state, setState] = useState<{ detail: ExamDetail | null; error: unknown; asked: number | null }>({ detail: null, error: null, asked: null });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    const controller = new AbortController();
+    examApi.detail(examId, reportId, { signal: controller.signal }).then(
+      (detail) => setState({ detail, error: null, asked: reportId }),
+      (error: unknown) => !controller.signal.aborted && setState({ detail: null, error, asked: reportId }),
+    );
+    return () => controller.abort();
+  }, [examId, reportId, attempt]);
+  // An error of an earlier question (with a report id that turned out deleted) is not this one's.
+  return { detail: state.detail, error: state.asked === reportId ? state.error : null, retry: () => setAttempt((n) => n + 1) };
+}
+
+/**
+ * The report workspace (core §2): the exam at the top, findings and conclusion in the middle, the other fields
+ * and the patient's history at the side, the allowed actions at the bottom. Every action is also a command
+ * (palette, shortcut sheet, keys).
+ */
+export function Workspace({ examId, reportId }: { examId: number; reportId: number }) {
+  const { t } = useTranslation();
+  const { user, can } = useSession();
+  const userId = user?.id ?? 0;
+  const root = useRef<HTMLDivElement>(null);
+  const printPath = printPathOf(examId, reportId);
+  const [pendingLeave, setPendingLeave] = useState<(() => void) | null>(null);
+  const goPrint = useCallback(() => navigate(printPath), [printPath]);
+  // A deleted report leaves the exam's list: back to the worklist (the toast says so).
+  const goWorklist = useCallback(() => navigate(worklistReturnPath()), []);
+  const ws = useReportWorkspace(reportId, userId, goPrint, goWorklist);
+  const { report } = ws;
+  // A deleted report (opened by its address, to recover it) is not among the exam's reports: ask for the exam alone.
+  const exam = useExam(examId, report?.deleted ? null : reportId);
+  const [tab, setTab] = useState<SideTab>('past');
+  const [picker, setPicker] = useState<{ origin: SlashOrigin | null } | null>(null);
+  const templates = useTemplates(report?.bucketId ?? null, ws.editable);
+  const mayTrace = report ? can('report_trace', report.bucketId) : false;
+  const mayShare = report ? can('report_print', report.bucketId) : false;
+  const mayPublish = report ? can('order_report_publish', report.bucketId) && (APPROVED_STATUSES as readonly string[]).includes(report.lifecycleStatus) : false;
+
+  useEffect(() => {
+    noteCurrentCase(examId);
+  }, [examId]);
+
+  // A read-only report starts with the focus on the page, so Esc and the plain keys work at once.
+  useEffect(() => {
+    if (report && !isEditable(report.transitions) && !root.current?.contains(document.activeElement)) root.current?.focus({ preventScroll: true });
+  }, [report]);
+
+  /** Leaving with unsaved text asks first (the text is kept locally either way). */
+  const leaveThen = useCallback((go: () => void) => {
+    if (ws.dirty && ws.editable) setPendingLeave(() => go);
+    else go();
+  }, [ws.dirty, ws.editable]);
+
+  const move = useCallback(async (step: 1 | -1) => {
+    try {
+      const next = await neighbourCase(examId, step);
+      if (!next) {
+        toasts.show({ message: t(step > 0 ? 'report.cases.last' : 'report.cases.first'), kind: 'info' });
+        return;
+      }
+      const path = await casePath(next);
+      leaveThen(() => {
+        noteCurrentCase(next.examId);
+        navigate(path);
+      });
+    } catch (error) {
+      if (!isSessionEndingError(error)) toasts.show({ message: errorText(t, error), kind: 'error' });
+    }
+  }, [examId, leaveThen, t]);
+
+  const back = useCallback(() => leaveThen(() => navigate(worklistReturnPath())), [leaveThen]);
+
+  const focusField = useCallback((field: 'finding' | 'diagnosis') => {
+    ws.editors.current[field]?.commands.focus('end');
+  }, [ws.editors]);
+
+  const openPicker = useCallback((origin: SlashOrigin | null) => setPicker({ origin }), []);
+  const pick = useCallback((template: TemplateNode, mode: InsertMode) => {
+    const origin = picker?.origin ?? null;
+    setPicker(null);
+    // After the dialog has closed and given the focus back, so the editor keeps the cursor where it was.
+    requestAnimationFrame(() => insertTemplate(ws.editors.current, template, mode, origin));
+  }, [picker, ws.editors]);
+
+  const dialogOpen = picker !== null || ws.reasonFor !== null || ws.joint !== null || pendingLeave !== null || ws.assigning || ws.confirming !== null;
+  const commandContext: ReportCommandContext = {
+    can: (action: WorkspaceAction) => !!report && !dialogOpen && ws.busy === null && ws.draft.kind === 'none' && allows(report.transitions, action),
+    run: ws.run,
+    canManage: (action: ManageAction) => !!report && !dialogOpen && ws.busy === null && ws.draft.kind === 'none' && allowsManage(report.transitions, action),
+    manage: ws.manage,
+    move: (step) => void move(step),
+    back,
+    canInsertTemplate: ws.editable && !dialogOpen,
+    insertTemplate: () => openPicker(null),
+    canWrite: ws.editable,
+    focusField,
+    canShowHistory: mayTrace,
+    showHistory: () => {
+      setTab('history');
+      requestAnimationFrame(() => root.current?.querySelector<HTMLElement>('[data-tabpanel="history"]')?.focus());
+    },
+    canPublish: mayPublish && !dialogOpen,
+    openPublish: () => leaveThen(() => navigate(publishDetailPath(examId, reportId))),
+    canShare: mayShare && !dialogOpen,
+    openShare: () => {
+      setTab('share');
+      requestAnimationFrame(() => {
+        const panel = root.current?.querySelector<HTMLElement>('[data-tabpanel="share"]');
+        (panel?.querySelector<HTMLElement>('[data-share-start]') ?? panel)?.focus();
+      });
+    },
+  };
+  useCommands(reportCommands, commandContext);
+
+  // Ctrl+S and Ctrl+P belong to the report here: when the report does not allow them now, the browser's own
+  // "save page" and "print page" must not open instead. When a command can run, the key is left to the binding
+  // (listeners on the window run in the order they were added, so this one may come first).
+  const registry = useCommandRegistry();
+  useEffect(() => {
+    const swallow = (event: globalThis.KeyboardEvent) => {
+      if (event.defaultPrevented || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+      const key = event.key.toLowerCase();
+      if (key !== 's' && key !== 'p') return;
+      const live = registry.keyed().some((command) => command.shortcut === `$mod+${key}` && command.when());
+      if (!live) event.preventDefault();
+    };
+    window.addEventListener('keydown', swallow);
+    return () => window.removeEventListener('keydown', swallow);
+  }, [registry]);
+
+  /** Esc in a field of the workspace leaves the field (the editors do the same themselves); the next Esc goes back. */
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'Escape' || event.nativeEvent.isComposing || event.defaultPrevented) return;
+    // A dialog's own Esc closes the dialog (its fields are text fields too).
+    if ((event.target as Element).closest?.('dialog')) return;
+    if (isTextField(event.target) && event.target !== root.current) {
+      event.preventDefault();
+      root.current?.focus({ preventScroll: true });
+    }
+  };
+
+  const sideTabs = useMemo(() => {
+    const list: Tab<SideTab>[] = [
+      {
+        id: 'past',
+        label: t('report.past.title'),
+        render: () => (
+          <PastExams
+            examId={examId}
+            onOpen={(past) => {
+              if (past.reportId === null) toasts.show({ message: t('report.past.noReport'), kind: 'info' });
+              else leaveThen(() => navigate(reportPath(past.id, past.reportId!)));
+            }}
+          />
+        ),
+      },
+    ];
+    if (mayTrace && report) list.push({ id: 'history', label: t('report.trace.title'), render: () => <ReportHistory reportId={report.id} version={report.version} /> });
+    if (report) list.push({ id: 'keyImages', label: t('report.keyImages.title'), render: () => <KeyImagesSlot examId={examId} reportId={report.id} editable={ws.editable} /> });
+    if (mayShare && report) {
+      const approved = (APPROVED_STATUSES as readonly string[]).includes(report.lifecycleStatus);
+      list.push({ id: 'share', label: t('report.share.title'), render: () => <SharePanel reportId={report.id} lifecycleStatus={report.lifecycleStatus} approved={approved} /> });
+    }
+    return list;
+  }, [t, examId, leaveThen, mayTrace, mayShare, report, ws.editable]);
+
+  if (ws.loadError) {
+    return (
+      <div className="mx-auto mt-12 flex max-w-md flex-col gap-3 px-4">
+        <Alert>{errorText(t, ws.loadError)}</Alert>
+        <div className="flex gap-2">
+          <button type="button" className="btn btn-primary" onClick={ws.reload} autoFocus>{t('common.retry')}</button>
+          <button type="button" className="btn" onClick={() => navigate(worklistReturnPath())}>{t('report.commands.back')}</button>
+        </div>
+      </div>
+    );
+  }
+
+  const saveState = !report ? 'saved' : !ws.editable && ws.draft.kind === 'none' ? 'readOnly' : ws.dirty ? (ws.draftsKept ? 'unsaved' : 'unsavedNotKept') : 'saved';
+
+  return (
+    <CommandScope scope="editor">
+      <div
+        ref={root}
+        tabIndex={-1}
+        data-report-workspace={reportId}
+        className="flex min-h-0 flex-1 flex-col outline-none"
+        onKeyDown={onKeyDown}
+      >
+        <ExamHeader exam={exam.detail?.exam ?? null} report={report} />
+        {exam.error !== null && exam.error !== undefined && !isSessionEndingError(exam.error) && (
+          <div className="flex items-center gap-2 border-b border-line bg-surface px-4 py-1 text-xs text-danger">
+            {t('report.exam.failed')} {errorText(t, exam.error)}
+            <button type="button" className="link" onClick={exam.retry}>{t('common.retry')}</button>
+          </div>
+        )}
+        {!report ? (
+          <div className="flex flex-1 items-center justify-center py-16">
+            <Spinner label={t('common.loading')} />
+          </div>
+        ) : (
+          <div className="flex min-h-0 flex-1 flex-col lg:flex-row">
+            <div className="flex min-w-0 flex-1 flex-col gap-3 p-4">
+              {ws.lockedByOther && <LockBanner report={report} onForceUnlock={ws.forceUnlock} />}
+              {report.deleted && <DeletedBanner report={report} busy={ws.busy !== null} onRecover={() => ws.manage('recover')} />}
+              <DraftBanner offer={ws.draft} onRestore={ws.restoreDraft} onDiscard={ws.discardDraft} />
+              <ReasonNote report={report} />
+              {ws.notice && (
+                <div role={ws.notice.tone === 'error' ? 'alert' : 'status'} data-notice={ws.notice.tone}
+                  className={`flex items-center gap-3 rounded-md border px-3 py-2 text-sm ${ws.notice.tone === 'error' ? 'border-danger/40 bg-danger-soft text-danger' : ws.notice.tone === 'warning' ? 'border-warn/40 bg-warn-soft text-warn' : 'border-accent/30 bg-accent-soft'}`}>
+                  <span className="min-w-0 flex-1">{ws.notice.text}</span>
+                  {ws.notice.reload && <button type="button" className="btn h-7 px-2.5" onClick={() => { ws.dismissNotice(); ws.reload(); }}>{t('common.reload')}</button>}
+                  <button type="button" className="icon-button" aria-label={t('common.dismiss')} onClick={ws.dismissNotice}>×</button>
+                </div>
+              )}
+              {!ws.draftsKept && ws.editable && <p role="alert" className="text-xs text-danger">{t('report.draft.notKept')}</p>}
+              <EditorsPanel
+                report={report}
+                editable={ws.editable}
+                seed={ws.seed}
+                editorKey={ws.editorKey}
+                invalid={ws.problems.includes('reportEmpty')}
+                autoFocus
+                onChange={ws.onEditorChange}
+                onReady={ws.onEditorReady}
+                onSlash={openPicker}
+                onEscape={() => root.current?.focus({ preventScroll: true })}
+                onCommandKey={(shortcut) => registry.dispatch(shortcut, new KeyboardEvent('keydown'))}
+              />
+              <ViewerSlot examId={examId} reportId={report.id} editable={ws.editable} />
+            </div>
+            <aside aria-label={t('report.side.label')} className="flex w-full shrink-0 flex-col gap-4 border-line bg-surface p-4 lg:w-[22rem] lg:border-l">
+              {ws.side && (
+                <FieldsPanel
+                  side={ws.side}
+                  editable={ws.editable}
+                  problems={ws.problems}
+                  onChange={ws.setSide}
+                  advisorOption={report.creator?.id === userId && (report.transitions.includes('save') || report.transitions.includes('submit'))
+                    ? { value: ws.allowAdvisorEdit, onChange: ws.setAllowAdvisorEdit } : null}
+                />
+              )}
+              <SideTabs tabs={sideTabs} selected={tab} onSelect={setTab} label={t('report.side.tabs')} />
+            </aside>
+          </div>
+        )}
+        {report && (
+          <div className="sticky bottom-0 z-10">
+            <ActionBar transitions={ws.draft.kind === 'none' ? report.transitions : []} busy={ws.busy} onRun={ws.run} onManage={ws.manage} state={saveState} savedAt={ws.savedAt ?? report.savedTime} />
+          </div>
+        )}
+        <TemplatePicker
+          open={picker !== null}
+          roots={templates.roots}
+          error={templates.error}
+          onRetry={templates.retry}
+          modality={exam.detail?.exam.modality ?? null}
+          onPick={pick}
+          onClose={() => setPicker(null)}
+        />
+        <ReasonDialog action={ws.reasonFor} required={ws.reasonFor === 'reject' || ws.reasonFor === 'recall'} busy={ws.busy !== null}
+          onConfirm={ws.confirmReason} onCancel={ws.cancelReason} />
+        <JointExamsDialog exams={ws.joint} busy={ws.busy !== null} onDecide={ws.decideJoint} onCancel={ws.cancelJoint} />
+        <AssignDialog report={ws.assigning ? report : null} busy={ws.busy !== null} onAssign={ws.assignTo} onCancel={ws.cancelManage} />
+        <ConfirmDialog action={ws.confirming} busy={ws.busy !== null} onConfirm={ws.confirmManage} onCancel={ws.cancelManage} />
+        <LeaveDialog
+          open={pendingLeave !== null}
+          canSave={!!report && report.transitions.includes('save')}
+          busy={ws.busy !== null}
+          onStay={() => setPendingLeave(null)}
+          onLeave={() => {
+            const go = pendingLeave;
+            setPendingLeave(null);
+            go?.();
+          }}
+          onSaveAndLeave={async () => {
+            const go = pendingLeave;
+            if (await ws.saveIfDirty()) {
+              setPendingLeave(null);
+              go?.();
+            }
+          }}
+        />
+      </div>
+    </CommandScope>
+  );
+}

@@ -1,0 +1,1 @@
+export { PublicFrame } from './PublicFrame';

@@ -1,0 +1,62 @@
+import { tinykeys, type KeybindingsMap } from 'tinykeys';
+import { parseShortcut } from './keys';
+import type { CommandRegistry } from './registry';
+import { MODAL_SCOPES } from './scopes';
+import { isTextField } from './textField';
+
+/**
+ * Key events the registry leaves alone: IME composition (Chinese and Tibetan input), events a component
+ * already handled, and plain keys typed into a text field — there 'g p' is text, not a go-to. Keys held with
+ * Ctrl/Cmd/Alt are never typed text, so they pass.
+ */
+export function ignoreKeyEvent(event: KeyboardEvent): boolean {
+  if (event.isComposing || event.defaultPrevented) return true;
+  return isTextField(event.target) && !isCommandChord(event);
+}
+
+function isCommandChord(event: KeyboardEvent): boolean {
+  return event.ctrlKey || event.metaKey || event.altKey;
+}
+
+/**
+ * A <dialog> opened by code that does not push the 'dialog' scope (src/ui/Dialog, a feature's own) still
+ * silences the page's plain keys: a 'g s' pressed on its buttons must not move the page behind it.
+ */
+function foreignDialogOpen(registry: CommandRegistry, target: Window | HTMLElement): boolean {
+  const doc = 'document' in target ? target.document : target.ownerDocument;
+  return !registry.scopes().some((scope) => MODAL_SCOPES.has(scope)) && doc.querySelector('dialog[open]') !== null;
+}
+
+/**
+ * Keeps one tinykeys binding on `target` for the registry's live shortcuts, rebuilt when that set changes
+ * (not on every registry change: rebuilding drops a half-typed sequence such as the 'g' of 'g s').
+ * Returns the function that removes it.
+ */
+export function bindRegistryKeys(registry: CommandRegistry, target: Window | HTMLElement = window): () => void {
+  let unbind: () => void = () => {};
+  let signature: string | null = null;
+
+  const rebuild = () => {
+    // Sequences go first: tinykeys stops at the first binding that fires, and a pending 'g s' must win over a
+    // plain 's' bound elsewhere.
+    const shortcuts = [...new Set(registry.keyed().map((command) => command.shortcut))].sort(
+      (a, b) => parseShortcut(b).length - parseShortcut(a).length || a.localeCompare(b),
+    );
+    const next = shortcuts.join('\n');
+    if (next === signature) return;
+    signature = next;
+    unbind();
+    const map: KeybindingsMap = {};
+    for (const shortcut of shortcuts) map[shortcut] = (event) => void registry.dispatch(shortcut, event);
+    unbind = tinykeys(target, map, {
+      ignore: (event) => ignoreKeyEvent(event) || (!isCommandChord(event) && foreignDialogOpen(registry, target)),
+    });
+  };
+
+  rebuild();
+  const unsubscribe = registry.subscribe(rebuild);
+  return () => {
+    unsubscribe();
+    unbind();
+  };
+}

@@ -1,0 +1,27 @@
+import { globalCommands } from '@/features/palette/commands';
+import { viewerCommands } from '@/features/viewer/commands';
+import { uploadCommands } from '@/features/upload/commands';
+import { worklistCommands } from '@/features/worklist/commands';
+import { printCommands, reportCommands } from '@/features/report/commands';
+import { publishDetailCommands, publishListCommands } from '@/features/publish/commands';
+import type { CommandSpec } from './types';
+
+/**
+ * Every command list of the app, as data. Only tests import this (the conflict check and the locale check):
+ * it is the one place lib/ names features, so that no feature ships a shortcut the tests have not compared.
+ * A feature with commands exports them from src/features/<area>/commands.ts and adds them here.
+ * (`never`: the lists take different contexts; the checks read their data and never call them.)
+ */
+export const commandCatalog: Record<string, readonly CommandSpec<never>[]> = {
+  global: globalCommands,
+  viewer: viewerCommands,
+  upload: uploadCommands,
+  worklist: worklistCommands,
+  report: reportCommands,
+  print: printCommands,
+  publishList: publishListCommands,
+  publishDetail: publishDetailCommands,
+};
+
+/** Screen scopes pushed together on one page; their shortcuts must not collide either. */
+export const scopesTogether = [['editor', 'viewer']] as const;

@@ -1,0 +1,103 @@
+import { RELOGIN_TOAST_MS, TOAST_MAX, TOAST_MS } from '../../../contract/constants';
+
+export type ToastKind = 'info' | 'success' | 'warning' | 'error';
+/** 'corner': the global notification area at the bottom right; 'bottom': the short re-login notices (core §8). */
+export type ToastPlacement = 'corner' | 'bottom';
+
+export interface ToastInput {
+  message: string;
+  title?: string;
+  kind?: ToastKind;
+  placement?: ToastPlacement;
+  /** Milliseconds; defaults to 10 s in the corner and 3 s at the bottom. */
+  duration?: number;
+  /** Two toasts with the same key are duplicates; defaults to placement + title + message. */
+  key?: string;
+  /** Called once when the toast leaves, by timer or by the user (polling records the last id seen). */
+  onClose?: (reason: 'timeout' | 'dismissed' | 'replaced') => void;
+}
+
+export interface Toast extends Required<Pick<ToastInput, 'message' | 'kind' | 'placement' | 'duration' | 'key'>> {
+  id: number;
+  title?: string;
+}
+
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface ToastStore {
+  show(input: ToastInput): number | null;
+  dismiss(id: number): void;
+  clear(): void;
+  list(): readonly Toast[];
+  subscribe(listener: () => void): () => void;
+}
+
+/**
+ * Core §2: up to 3 toasts, duplicates ignored, 10 s each. A store outside React so the HTTP layer,
+ * the session and polling can raise toasts; the Toaster component renders it.
+ */
+export function createToastStore(timers: Timers = globalThis as unknown as Timers): ToastStore {
+  let toasts: readonly Toast[] = [];
+  let nextId = 1;
+  const listeners = new Set<() => void>();
+  const handles = new Map<number, unknown>();
+  const closers = new Map<number, NonNullable<ToastInput['onClose']>>();
+
+  const emit = () => listeners.forEach((l) => l());
+
+  function remove(id: number, reason: 'timeout' | 'dismissed' | 'replaced') {
+    if (!toasts.some((t) => t.id === id)) return;
+    toasts = toasts.filter((t) => t.id !== id);
+    timers.clearTimeout(handles.get(id));
+    handles.delete(id);
+    const onClose = closers.get(id);
+    closers.delete(id);
+    onClose?.(reason);
+  }
+
+  return {
+    show(input) {
+      const placement = input.placement ?? 'corner';
+      const key = input.key ?? `${placement}|${input.title ?? ''}|${input.message}`;
+      if (toasts.some((t) => t.key === key)) return null;
+      const toast: Toast = {
+        id: nextId++,
+        key,
+        message: input.message,
+        title: input.title,
+        kind: input.kind ?? 'info',
+        placement,
+        duration: input.duration ?? (placement === 'bottom' ? RELOGIN_TOAST_MS : TOAST_MS),
+      };
+      // The oldest toast of the same area makes room for the newest.
+      const same = toasts.filter((t) => t.placement === placement);
+      if (same.length >= TOAST_MAX) remove(same[0]!.id, 'replaced');
+      toasts = [...toasts, toast];
+      if (input.onClose) closers.set(toast.id, input.onClose);
+      handles.set(toast.id, timers.setTimeout(() => {
+        remove(toast.id, 'timeout');
+        emit();
+      }, toast.duration));
+      emit();
+      return toast.id;
+    },
+    dismiss(id) {
+      remove(id, 'dismissed');
+      emit();
+    },
+    clear() {
+      for (const t of toasts) remove(t.id, 'dismissed');
+      emit();
+    },
+    list: () => toasts,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+export const toasts = createToastStore();

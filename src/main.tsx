@@ -1,0 +1,19 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { loadDomain } from './app/domain';
+import { sessionActor } from './app/session';
+import { initI18n } from './lib/i18n';
+import { initTheme } from './lib/theme';
+import './styles.css';
+
+initTheme();
+await initI18n();
+sessionActor();
+void loadDomain();
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

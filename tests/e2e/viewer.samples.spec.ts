@@ -1,0 +1,67 @@
+import { expect, test, type Page } from '@playwright/test';
+import path from 'node:path';
+import { prefer, signIn } from './support/session';
+import { SAMPLES, apiToken, uploadStudy } from './support/images';
+
+/**
+ * The viewer displays every file of ../shared/dicom-samples/: uncompressed CT, MR and UTF-8-named images, JPEG
+ * extended, and a two-frame RGB RLE image. Each is uploaded through the API, opened at /viewer/{examId}, and
+ * must draw a picture with real detail in it (not a blank or single-colour canvas); the multi-frame one shows
+ * both frames.
+ */
+const CASES = [
+  { file: 'CT_small.dcm', frames: 1 },
+  { file: 'MR_small.dcm', frames: 1 },
+  { file: 'chrX1.dcm', frames: 1 },
+  { file: 'JPGExtended.dcm', frames: 1 },
+  { file: 'SC_rgb_rle_2frame.dcm', frames: 2 },
+] as const;
+
+/** How many different colours the viewer's canvas shows (read back through a 2D canvas). */
+async function coloursOnCanvas(page: Page): Promise<number> {
+  return page.getByTestId('viewer-viewport').evaluate((root) => {
+    const source = root.querySelector('canvas');
+    if (!source) return 0;
+    const copy = document.createElement('canvas');
+    copy.width = source.width;
+    copy.height = source.height;
+    const context = copy.getContext('2d')!;
+    context.drawImage(source, 0, 0);
+    const { data } = context.getImageData(0, 0, copy.width, copy.height);
+    const seen = new Set<number>();
+    for (let i = 0; i < data.length && seen.size < 64; i += 4 * 7) seen.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!);
+    return seen.size;
+  });
+}
+
+test.beforeEach(async ({ page }) => {
+  await prefer(page, { language: 'en', theme: 'dark' });
+});
+
+test('every sample file is displayed, compressed and multi-frame included', async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const tech = await apiToken(baseURL!, 'tech');
+  await signIn(page, 'rad1');
+  for (const { file, frames } of CASES) {
+    const { examId } = await uploadStudy(baseURL!, tech, [path.join(SAMPLES, file)]);
+    await page.goto(`/viewer/${examId}`);
+    const viewport = page.getByTestId('viewer-viewport');
+    await expect(viewport, file).toHaveAttribute('data-rendered', 'true', { timeout: 30_000 });
+    await expect.poll(() => coloursOnCanvas(page), { message: `${file}: a picture with detail` }).toBeGreaterThan(8);
+    const position = page.getByTestId('viewer-position');
+    await expect(position, file).toContainText(`Image 1 / ${frames}`);
+    if (frames > 1) {
+      await expect(position).toContainText(`Frame 1 / ${frames}`);
+      await viewport.focus();
+      await page.keyboard.press('j');
+      await expect(position).toContainText(`Frame 2 / ${frames}`);
+      await expect(viewport).toHaveAttribute('data-rendered', 'true');
+      await expect.poll(() => coloursOnCanvas(page), { message: `${file}: the second frame` }).toBeGreaterThan(8);
+    }
+    await expect(page.getByRole('alert'), file).toHaveCount(0);
+    await page.screenshot({ path: `.tmp/screens/viewer-sample-${file.replace('.dcm', '')}.png` });
+  }
+  expect(errors).toEqual([]);
+});

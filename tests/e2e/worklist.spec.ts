@@ -1,0 +1,167 @@
+import { expect, test, type Page } from '@playwright/test';
+import ExcelJS from 'exceljs';
+import { signIn } from './support/session';
+
+/**
+ * The worklist by keyboard only, as rad1 (and as admin for the export, which needs export_exams): quick filters
+ * with digits, j to move, Enter to open, Back or Esc to return to the same row; `e` downloads the view as .xlsx.
+ */
+
+const DEMO_PASSWORD = 'Demo1234';
+
+async function apiToken(page: Page, username: string): Promise<string> {
+  const res = await page.request.post('/api/v1/accounts/login', { data: { username, password: DEMO_PASSWORD } });
+  expect(res.ok()).toBe(true);
+  return ((await res.json()) as { accessToken: string }).accessToken;
+}
+
+/**
+ * Eight CT exams registered just now (examTime = now), so "CT today" has rows at any hour of the day. They are
+ * made as the technician does, through study upload init, before any image arrives.
+ */
+async function registerCtExamsToday(page: Page, count: number, name = '键盘测试'): Promise<number[]> {
+  const token = await apiToken(page, 'tech');
+  const headers = { authorization: `Bearer ${token}` };
+  const buckets = (await (await page.request.get('/api/v1/buckets/uploadable', { headers })).json()) as { id: number; code: string }[];
+  const hospital = buckets.find((b) => b.code === 'CITY1-RAD') ?? buckets[0]!;
+  const ids: number[] = [];
+  const stamp = Date.now();
+  for (let i = 0; i < count; i++) {
+    const res = await page.request.post(`/api/v1/buckets/${hospital.id}/studies/upload`, {
+      headers,
+      data: {
+        studyInstanceUid: `1.2.826.0.1.3680043.8.498.99.${stamp}.${i}`,
+        patientName: `${name}${i}`,
+        patientId: `KB${stamp % 100000}${i}`,
+        modality: 'CT',
+        bodyPart: '胸部',
+        examTime: new Date(Date.now() - (count - i) * 1000).toISOString(),
+      },
+    });
+    expect(res.ok(), await res.text()).toBe(true);
+    ids.push(((await res.json()) as { exam: { id: number } }).exam.id);
+  }
+  return ids;
+}
+
+const focusedRow = (page: Page) => page.locator('[data-testid="worklist-grid"] [role="row"][data-focused]');
+const renderedIds = (page: Page) =>
+  page.locator('[data-testid="worklist-grid"] [data-exam-id]').evaluateAll((rows) =>
+    rows
+      .map((row) => ({ id: Number((row as HTMLElement).dataset.examId), index: Number(row.getAttribute('aria-rowindex')) }))
+      .sort((a, b) => a.index - b.index)
+      .map((r) => r.id),
+  );
+
+test.describe('worklist by keyboard', () => {
+  test('filters to CT today with digits, opens the sixth row with Enter and comes back to the same row', async ({ page }) => {
+    await registerCtExamsToday(page, 8);
+    await signIn(page, 'rad1');
+    await page.goto('/studies');
+    await expect(page.locator('[data-testid="worklist-grid"]')).toBeFocused();
+
+    await page.keyboard.press('1');
+    await page.keyboard.press('3');
+    await expect(page).toHaveURL(/\/studies\?today=1&mod=ct$/);
+    await expect(page.getByRole('button', { name: /CT/ }).first()).toHaveAttribute('aria-pressed', 'true');
+    await expect(focusedRow(page)).toHaveAttribute('aria-rowindex', '2');
+
+    for (let i = 0; i < 5; i++) await page.keyboard.press('j');
+    await expect(focusedRow(page)).toHaveAttribute('aria-rowindex', '7');
+    const examId = await focusedRow(page).getAttribute('data-exam-id');
+    expect(examId).not.toBeNull();
+
+    await page.keyboard.press('Enter');
+    const workspace = new RegExp(`/studies/${examId}/reports/\\d+`);
+    const drawer = new RegExp(`exam=${examId}`);
+    await expect(page).toHaveURL((url) => workspace.test(url.href) || drawer.test(url.href));
+    if (workspace.test(page.url())) {
+      await page.goBack();
+    } else {
+      // A build without the report workspace opens the exam detail instead; Esc closes it.
+      await expect(page.getByTestId('exam-drawer')).toBeVisible();
+      await page.keyboard.press('Escape');
+    }
+
+    await expect(page).toHaveURL(/\/studies\?today=1&mod=ct$/);
+    await expect(focusedRow(page)).toHaveAttribute('data-exam-id', examId!);
+    await expect(focusedRow(page)).toHaveAttribute('aria-rowindex', '7');
+    // The keys still act on the list: one more j moves on from the same row.
+    await page.keyboard.press('j');
+    await expect(focusedRow(page)).toHaveAttribute('aria-rowindex', '8');
+  });
+
+  test('comes back with Esc from the report workspace on the case it moved to with Alt+↓', async ({ page }) => {
+    await registerCtExamsToday(page, 8);
+    await signIn(page, 'rad1');
+    await page.goto('/studies?today=1&mod=ct');
+    await expect(page.locator('[data-testid="worklist-grid"]')).toBeFocused();
+    await expect(focusedRow(page)).toHaveAttribute('aria-rowindex', '2');
+    for (let i = 0; i < 2; i++) await page.keyboard.press('j');
+    const ids = await renderedIds(page);
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(new RegExp(`/studies/${ids[2]}/reports/\\d+`));
+    // The workspace's keys exist once its editor is there.
+    await expect(page.locator('[contenteditable="true"]').first()).toBeVisible();
+    await page.keyboard.press('Alt+ArrowDown');
+    await expect(page).toHaveURL(new RegExp(`/studies/${ids[3]}/reports/\\d+`));
+    await expect(page.locator('[contenteditable="true"]').first()).toBeVisible();
+    // The first Esc leaves the editor, the second leaves the workspace (the report screen's rule).
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await expect(page).toHaveURL(/\/studies\?today=1&mod=ct$/);
+    await expect(focusedRow(page)).toHaveAttribute('data-exam-id', String(ids[3]));
+    await expect(focusedRow(page)).toHaveAttribute('aria-rowindex', '5');
+  });
+
+  test('Back and Forward restore the filters of the view', async ({ page }) => {
+    await signIn(page, 'rad1');
+    await page.goto('/studies');
+    await expect(page.locator('[data-testid="worklist-grid"]')).toBeFocused();
+    await page.keyboard.press('4');
+    await expect(page).toHaveURL(/mod=mr/);
+    await page.keyboard.press('t');
+    await expect(page).toHaveURL(/tab=mine&mod=mr/);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/studies\?mod=mr$/);
+    await expect(page.getByRole('tab', { name: /./ }).first()).toHaveAttribute('aria-selected', 'true');
+    await page.goForward();
+    await expect(page).toHaveURL(/tab=mine&mod=mr/);
+    await expect(page.getByRole('tab').nth(1)).toHaveAttribute('aria-selected', 'true');
+  });
+
+  test('exports the view with e: the file holds exactly the rows of the list, in its order', async ({ page }) => {
+    // A view of its own (other tests register CT exams today too): these three, found by their name.
+    const name = `导出${Date.now() % 1_000_000}号`;
+    await registerCtExamsToday(page, 3, name);
+    await signIn(page, 'admin');
+    await page.goto(`/studies?today=1&mod=ct&name=${encodeURIComponent(name)}`);
+    const grid = page.locator('[data-testid="worklist-grid"]');
+    await expect(grid).toBeFocused();
+    await expect(page.locator('[data-exam-id]').first()).toBeVisible();
+    const total = Number((await grid.getAttribute('aria-rowcount'))!) - 1;
+    expect(total).toBe(3); // every row is rendered, so the screen's rows are the whole view
+    const shown = await renderedIds(page);
+    expect(shown).toHaveLength(total);
+
+    const download = page.waitForEvent('download');
+    await page.keyboard.press('e');
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^exams-\d{8}-\d{4}\.xlsx$/);
+
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load((await readAll(await file.createReadStream())) as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0]!;
+    const ids: number[] = [];
+    sheet.eachRow((row, number) => {
+      if (number > 1) ids.push(Number(row.getCell(1).value));
+    });
+    expect(ids).toEqual(shown);
+  });
+});
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,109 @@
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../../server/app';
+import { createTokens } from '../../server/auth/tokens';
+import { openDatabase, type Database } from '../../server/db/client';
+import type { TrustProxy } from '../../server/config';
+import type { Clock } from '../../server/deps';
+import { DEMO_PASSWORD, seedDemo, type DemoIds, type DemoUsername } from '../../server/seed/demo';
+import { createLocalStorage } from '../../server/storage/local';
+import { createSigner } from '../../server/storage/signer';
+import type { Storage } from '../../server/storage/types';
+
+/** A clock tests can move: token expiry, rate-limit windows, 30-day recovery, repack-once-an-hour. */
+export class TestClock implements Clock {
+  constructor(private t = Date.now()) {}
+  now = () => new Date(this.t);
+  advance(ms: number) { this.t += ms; }
+  set(date: Date) { this.t = date.getTime(); }
+}
+
+export interface TestServer {
+  app: FastifyInstance;
+  url: string;
+  db: Database;
+  clock: TestClock;
+  ids: DemoIds;
+  storage: Storage;
+  close(): Promise<void>;
+  /** Signs in a demo account and returns its bearer token. */
+  login(username: DemoUsername | string, password?: string): Promise<string>;
+  /** fetch against the running server; `token` adds the bearer header; a body object is sent as JSON. */
+  request(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies are asserted field by field
+}
+
+/**
+ * Starts the real server on a random port with a fresh database: in-memory PGlite, or a new
+ * PostgreSQL database when DATABASE_URL is set (dropped again on close). Demo data is seeded
+ * with a cheap password hash so each test file starts in about a second.
+ */
+export async function startServer(opts: { exams?: number; tokenTtlSeconds?: number; storage?: (clock: TestClock) => Storage; trustProxy?: TrustProxy } = {}): Promise<TestServer> {
+  const clock = new TestClock();
+  let dropDb: (() => Promise<void>) | null = null;
+  let databaseUrl: string | null = null;
+  if (process.env.DATABASE_URL) {
+    const name = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDb = async () => {
+      const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+  }
+  const db = await openDatabase({ databaseUrl, dataDir: null });
+  const scryptCost = 1024;
+  const ids = await seedDemo(db.db, { scryptCost, clock, exams: opts.exams ?? 120 });
+  // Files go to a fresh temporary folder (removed on close) unless the test brings its own storage.
+  const filesDir = mkdtempSync(path.join(tmpdir(), 'rad-files-'));
+  const storage = opts.storage?.(clock) ?? createLocalStorage({ root: filesDir, signer: createSigner(randomBytes(16).toString('hex')), clock });
+  const app = await buildApp({
+    db: db.db, dbKind: db.kind, clock, storage, tokens: createTokens('test-secret-' + randomBytes(8).toString('hex'), opts.tokenTtlSeconds ?? 3600),
+    config: { tokenTtlSeconds: opts.tokenTtlSeconds ?? 3600, scryptCost, dataDir: '/tmp', clientDir: '/nonexistent' },
+  }, { trustProxy: opts.trustProxy });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+  const request: TestServer['request'] = async (method, path, o = {}) => {
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    let body: BodyInit | undefined;
+    if (o.body !== undefined) {
+      if (typeof o.body === 'string' || o.body instanceof FormData) body = o.body as BodyInit;
+      // fetch names no type for bytes: they go as application/octet-stream unless the caller says otherwise.
+      else if (o.body instanceof Uint8Array) { body = o.body as BodyInit; headers['content-type'] ??= 'application/octet-stream'; }
+      else { body = JSON.stringify(o.body); headers['content-type'] ??= 'application/json'; }
+    }
+    const res = await fetch(url + (path.startsWith('/') ? path : `/api/v1/${path}`), { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try { parsed = text ? JSON.parse(text) : null; } catch { /* a file or plain text */ }
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+
+  return {
+    app, url, db, clock, ids, storage, request,
+    async login(username, password = DEMO_PASSWORD) {
+      const res = await request('POST', 'accounts/login', { body: { username, password } });
+      if (res.status !== 200) throw new Error(`login ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.accessToken as string;
+    },
+    async close() {
+      await app.close();
+      await db.close();
+      rmSync(filesDir, { recursive: true, force: true });
+      if (dropDb) await dropDb();
+    },
+  };
+}

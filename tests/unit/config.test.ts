@@ -1,0 +1,58 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig, parseTrustProxy } from '../../server/config';
+
+/** Configuration by environment (README "Configuration"): defaults, the generated secret, refusals at start. */
+const dirs: string[] = [];
+const dataDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'config-test-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+
+describe('loadConfig', () => {
+  it('has the README defaults', () => {
+    const dir = dataDir();
+    const c = loadConfig({ DATA_DIR: dir });
+    expect(c).toMatchObject({
+      port: 8080, host: '0.0.0.0', dataDir: dir, databaseUrl: null, tokenTtlSeconds: 43200, scryptCost: 16384, seedDemo: true, trustProxy: false,
+    });
+  });
+
+  it('generates the token secret once into DATA_DIR, readable by the owner only, and keeps it across restarts', () => {
+    const dir = dataDir();
+    const first = loadConfig({ DATA_DIR: dir }).tokenSecret;
+    expect(first.length).toBeGreaterThanOrEqual(64);
+    expect(readFileSync(path.join(dir, 'token-secret'), 'utf8').trim()).toBe(first);
+    expect(statSync(path.join(dir, 'token-secret')).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ DATA_DIR: dir }).tokenSecret).toBe(first);
+    expect(loadConfig({ DATA_DIR: dataDir() }).tokenSecret).not.toBe(first);
+  });
+
+  it('takes TOKEN_SECRET, DATABASE_URL and the numbers from the environment', () => {
+    const c = loadConfig({
+      DATA_DIR: dataDir(), TOKEN_SECRET: 'from-env', DATABASE_URL: 'postgres://db/x', PORT: '9000', TOKEN_TTL_SECONDS: '600',
+      SCRYPT_COST: '32768', SEED_DEMO: '0',
+    });
+    expect(c).toMatchObject({ tokenSecret: 'from-env', databaseUrl: 'postgres://db/x', port: 9000, tokenTtlSeconds: 600, scryptCost: 32768, seedDemo: false });
+  });
+
+  it.each([
+    ['PORT', 'abc'], ['PORT', '70000'], ['TOKEN_TTL_SECONDS', '12h'], ['TOKEN_TTL_SECONDS', '0'],
+    ['SCRYPT_COST', '10000'], ['SCRYPT_COST', '512'], ['SCRYPT_COST', 'high'],
+  ])('refuses %s=%s at start with a message naming it', (name, value) => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), [name]: value })).toThrow(new RegExp(`^${name}=`));
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it.each([
+    [undefined, false], ['', false], ['false', false], ['true', true], ['1', 1], ['2', 2],
+    ['127.0.0.1', ['127.0.0.1']], ['10.0.0.0/8, 127.0.0.1', ['10.0.0.0/8', '127.0.0.1']],
+  ] as const)('reads %j as %j', (value, expected) => {
+    expect(parseTrustProxy(value)).toEqual(expected);
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { Group } from '../../contract/domain';
+import { visibleEntries } from '../../src/app/shell/navEntries';
+
+const group = (flags: Partial<Group>): Group => ({
+  id: 3, accessLevel: 0, displayName: 'G', domainName: null, openTelemed: false, enableRegistry: false, enableStat: false,
+  enableConsultation: false, autoNotifyAudio: null, autoConsulNotifyAudio: null, defaultConsultationBucketId: null,
+  defaultExpertBucketId: null, isGroupKb: false, featEncryptionViewerOn: false, enableCalling: false, openPrivateCloud: '0',
+  allowOverview: false, enableCredit: false, pathologyUrl: null, allowAccountMgmt: false, ...flags,
+});
+const all = () => true;
+const ids = (entries: Array<{ id: string }>) => entries.map((e) => e.id);
+
+describe('navbar entries', () => {
+  it('follow the group flags and permitted actions', () => {
+    const ctx = {
+      permissions: { '1': { type: 1 as const, actions: ['exam_get' as const, 'order_report_publish' as const] } },
+      groups: [group({ enableRegistry: true, enableCalling: true, pathologyUrl: 'https://pacs.example.org/pathology' })],
+    };
+    expect(ids(visibleEntries(ctx, all))).toEqual(['workstation', 'registry', 'calling', 'reportPublish', 'pathology', 'learning', 'help', 'profile', 'myGroup', 'settings']);
+  });
+
+  it('hide what the groups switch off and what no action allows', () => {
+    const ctx = { permissions: { '1': { type: 1 as const, actions: ['registry_create' as const] } }, groups: [group({})] };
+    expect(ids(visibleEntries(ctx, all))).toEqual(['learning', 'help', 'profile', 'myGroup', 'settings']);
+  });
+
+  it('never show a link whose screen is not registered', () => {
+    const ctx = { permissions: null, groups: [group({ enableStat: true, enableConsultation: true })] };
+    const registered = new Set(['/settings/profile', '/settings']);
+    expect(ids(visibleEntries(ctx, (href) => registered.has(href)))).toEqual(['profile', 'settings']);
+  });
+
+  it('open the pathology system only for a web address', () => {
+    const ctx = { permissions: null, groups: [group({ pathologyUrl: 'javascript:alert(1)' })] };
+    expect(ids(visibleEntries(ctx, all))).not.toContain('pathology');
+  });
+
+  it('lead "my group" to the first group of the account', () => {
+    const ctx = { permissions: null, groups: [group({ id: 9 })] };
+    expect(visibleEntries(ctx, all).find((e) => e.id === 'myGroup')?.href).toBe('/groups/9');
+  });
+});

@@ -86,6 +86,14 @@ function statusCondition(op: Operator, values: readonly string[]): SQL {
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:?\d{2})$/;
 
+/** A day of the calendar: `Date` quietly rolls 2026-02-30 over to 2026-03-02 instead of refusing it. */
+function realDay(iso: string): boolean {
+  const [y, m, d] = iso.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+  return days !== undefined && d >= 1 && d <= days;
+}
+
 /** One value checked against its field's kind; anything else is a 400 naming the filter. */
 function valueOf(kind: FilterKind, v: Scalar, nullable: boolean, index: number): string | number | boolean | Date | null {
   if (v === null) return nullable ? null : bad(index, 'values', 'null is not a value of this field');
@@ -97,7 +105,7 @@ function valueOf(kind: FilterKind, v: Scalar, nullable: boolean, index: number):
     case 'int':
       return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 2_147_483_647 ? v : bad(index, 'values', 'an integer id is expected');
     case 'time': {
-      const t = typeof v === 'string' && ISO.test(v) ? new Date(v) : null;
+      const t = typeof v === 'string' && ISO.test(v) && realDay(v) ? new Date(v) : null;
       return t && !Number.isNaN(t.getTime()) ? t : bad(index, 'values', 'an ISO date-time with offset is expected');
     }
     case 'bool':

@@ -5,6 +5,7 @@ import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import type { Clock } from '../deps';
 import { BODY_PARTS, DEPARTMENTS } from './clinical';
+import { insertConsultations } from './consultations';
 import { insertExams } from './exams';
 import { rng } from './random';
 import { seedTemplates } from './templates';
@@ -41,7 +42,10 @@ export async function seedDemoIfEmpty(db: Db, opts: { scryptCost: number; clock:
   return seedDemo(db, opts);
 }
 
-/** Demo data (issue "Foundation"): one domain, one group with every flag on, a hospital and an expert centre. */
+/**
+ * Demo data (issue "Foundation"): one domain, one group with every flag on (both notification sounds among them), a
+ * hospital and an expert centre, their exams, and the hospital's consultations with the centre.
+ */
 export async function seedDemo(db: Db, opts: { scryptCost: number; clock: Clock; exams?: number }): Promise<DemoIds> {
   const now = opts.clock.now();
   const r = rng(20261122);
@@ -109,6 +113,11 @@ export async function seedDemo(db: Db, opts: { scryptCost: number; clock: Clock;
   await insertExams(db, r, {
     now, days: 60, count: Math.ceil((opts.exams ?? 2000) / 10), bucketId: ids.expertCentreId,
     reporters: [ids.accounts.expert], approver: ids.accounts.expert, remote: true,
+  });
+  // The hospital asks the expert centre; a generator of its own, so the consultations do not change with the exam count.
+  await insertConsultations(db, rng(20261123), {
+    now, days: 60, count: 25, pending: 5, appliedBucketId: ids.hospitalId, targetBucketId: ids.expertCentreId,
+    joinedBucketIds: [ids.expertCentreId], applicants: [ids.accounts.rad1, ids.accounts.rad2, ids.accounts.chief],
   });
   await db.execute(sql`analyze`);
   return ids;

@@ -4,9 +4,8 @@ import type { ReportStatus } from '../../contract/reports';
  * The report status as the worklist draws it (a small square badge): waiting for the radiologist (none, draft)
  * stays quiet, waiting for someone else (submitted, advised, locked) is the accent, trouble (rejected, recalled)
  * is red, done (approved, printed) is green. The caller passes the translated label.
- * (features/worklist/cells.tsx still keeps its own copy of these tones; it can switch to this one.)
  */
-export const STATUS_TONE: Record<ReportStatus, string> = {
+const STATUS_TONE: Record<ReportStatus, string> = {
   none: 'border-line-strong text-fg-muted',
   partial: 'border-accent/40 bg-accent-soft text-fg',
   locked: 'border-warn/50 bg-warn-soft text-warn',
@@ -18,11 +17,12 @@ export const STATUS_TONE: Record<ReportStatus, string> = {
   printed: 'border-ok/30 text-ok',
 };
 
-export function StatusBadge({ status, label }: { status: ReportStatus; label: string }) {
+export function StatusBadge({ status, label }: { status: ReportStatus | null; label: string }) {
+  const shown = status ?? 'none';
   return (
     <span
-      data-status={status}
-      className={`inline-flex h-[18px] items-center rounded border px-1.5 text-[11px] font-medium leading-none whitespace-nowrap [:lang(bo)_&]:h-auto [:lang(bo)_&]:py-0.5 ${STATUS_TONE[status] ?? STATUS_TONE.none}`}
+      data-status={shown}
+      className={`inline-flex h-[18px] items-center rounded border px-1.5 text-[11px] font-medium leading-none whitespace-nowrap [:lang(bo)_&]:h-auto [:lang(bo)_&]:py-0.5 ${STATUS_TONE[shown] ?? STATUS_TONE.none}`}
     >
       {label}
     </span>

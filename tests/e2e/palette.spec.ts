@@ -1,21 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { openPalette } from './support/palette';
 import { prefer, RAW_KEY, signIn } from './support/session';
 
 // English texts make the assertions readable (the screenshots below also take Chinese).
 test.beforeEach(async ({ page }) => {
   await prefer(page, { language: 'en' });
 });
-
-/** Opens the palette with Ctrl+K, waiting for the session to be ready (the commands mount with it). */
-async function openPalette(page: Page, name = 'Command palette'): Promise<Locator> {
-  const palette = page.getByRole('dialog', { name });
-  await expect(async () => {
-    if (!(await palette.isVisible())) await page.keyboard.press('Control+k');
-    await expect(palette).toBeVisible({ timeout: 1000 });
-  }).toPass({ timeout: 15_000 });
-  return palette;
-}
 
 /** The element that has focus, as something two calls can compare. */
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200) ?? '');

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { apiAs, freshCase, reportAs } from './support/reportApi';
+import { openPalette, runFromPalette } from './support/palette';
 import { prefer, RAW_KEY, signIn } from './support/session';
 
 /**
@@ -58,28 +59,6 @@ test.beforeAll(async () => {
   total = (await apiAs<{ total: number }>('admin', 'GET', `report-publish/list?bucketId=${HOSPITAL}&limit=1`)).body.total;
   expect(total).toBeGreaterThan(PAGE_SIZE);
 });
-
-/** Opens the palette with Ctrl+K, once the session's commands are mounted. */
-async function openPalette(page: Page): Promise<Locator> {
-  const palette = page.getByRole('dialog', { name: 'Command palette' });
-  await expect(async () => {
-    if (!(await palette.isVisible())) await page.keyboard.press('Control+k');
-    await expect(palette).toBeVisible({ timeout: 1000 });
-  }).toPass({ timeout: 15_000 });
-  return palette;
-}
-
-/** Opens the palette, types `text` and runs the option named `option`. */
-async function runFromPalette(page: Page, text: string, option: RegExp) {
-  const palette = await openPalette(page);
-  await page.keyboard.type(text);
-  const choice = palette.getByRole('option', { name: option });
-  await expect(choice).toBeVisible();
-  for (let i = 0; i < 10 && (await choice.getAttribute('aria-selected')) !== 'true'; i++) await page.keyboard.press('ArrowDown');
-  await expect(choice).toHaveAttribute('aria-selected', 'true');
-  await page.keyboard.press('Enter');
-  await expect(palette).toBeHidden();
-}
 
 /** The report workspace, once its report is in (its chunk is the app's largest: give the first load time). */
 async function openWorkspace(page: Page, path: string) {

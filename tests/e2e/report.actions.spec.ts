@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { apiAs, freshCase, openWorkspace, reportAs } from './support/reportApi';
+import { openPalette, runFromPalette } from './support/palette';
 import { prefer, RAW_KEY, signIn } from './support/session';
 
 /**
@@ -13,28 +14,6 @@ interface Assigned { assignee: { id: number; name: string } | null; deleted: boo
 
 const editorOf = (page: Page, field: 'finding' | 'diagnosis') => page.locator(`.report-editor[data-field="${field}"]`);
 const saveState = (page: Page) => page.locator('[data-save-state]');
-
-/** Opens the palette with Ctrl+K (retried until the workspace's commands are mounted). */
-async function openPalette(page: Page): Promise<Locator> {
-  const palette = page.getByRole('dialog', { name: 'Command palette' });
-  await expect(async () => {
-    if (!(await palette.isVisible())) await page.keyboard.press('Control+k');
-    await expect(palette).toBeVisible({ timeout: 1000 });
-  }).toPass({ timeout: 15_000 });
-  return palette;
-}
-
-/** Ctrl+K, type, arrow down to the command named `name`, Enter: the palette way of running a command. */
-async function runFromPalette(page: Page, query: string, name: RegExp) {
-  const palette = await openPalette(page);
-  await page.keyboard.type(query);
-  const option = palette.getByRole('option', { name });
-  await expect(option).toBeVisible();
-  for (let i = 0; i < 10 && (await option.getAttribute('aria-selected')) !== 'true'; i++) await page.keyboard.press('ArrowDown');
-  await expect(option).toHaveAttribute('aria-selected', 'true');
-  await page.keyboard.press('Enter');
-  await expect(palette).toBeHidden();
-}
 
 /** The palette, searched for `query`, offers the `shown` commands and not the `hidden` ones; closed again with Esc. */
 async function expectPalette(page: Page, query: string, shown: RegExp[], hidden: RegExp[]) {

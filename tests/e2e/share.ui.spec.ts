@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { apiAs, freshCase, openWorkspace } from './support/reportApi';
+import { runFromPalette } from './support/palette';
 import { prefer, RAW_KEY, signIn } from './support/session';
 
 /**
@@ -24,7 +25,7 @@ interface FilmShareItem { link: string; code: string; path: string; expires: num
 async function approvedReports(count: number, skip = 0): Promise<ExamRow[]> {
   const page = await apiAs<{ items: ExamRow[] }>('rad1', 'POST', 'exams/page-query', {
     filters: [{ field: 'reportStatus', values: ['corrected'], operator: 'equal' }, { field: 'bucketId', values: [HOSPITAL], operator: 'equal' }],
-    skip, limit: count, sorts: [{ field: 'examTime', direction: 'desc' }],
+    skip, limit: count, sorts: [{ field: 'examTime', direction: 'desc' }, { field: 'id', direction: 'desc' }],
   });
   expect(page.status).toBe(200);
   const rows = page.body.items.filter((e) => e.reportId !== null);
@@ -32,20 +33,24 @@ async function approvedReports(count: number, skip = 0): Promise<ExamRow[]> {
   return rows;
 }
 
-/** Opens the palette with Ctrl+K (once the session's commands are mounted), types `text` and runs `option`. */
-async function runFromPalette(page: Page, text: string, option: RegExp) {
-  const palette = page.getByRole('dialog', { name: /Command palette|命令面板/ });
-  await expect(async () => {
-    if (!(await palette.isVisible())) await page.keyboard.press('Control+k');
-    await expect(palette).toBeVisible({ timeout: 1000 });
-  }).toPass({ timeout: 15_000 });
-  await page.keyboard.type(text);
-  const choice = palette.getByRole('option', { name: option });
-  await expect(choice).toBeVisible();
-  for (let i = 0; i < 10 && (await choice.getAttribute('aria-selected')) !== 'true'; i++) await page.keyboard.press('ArrowDown');
-  await expect(choice).toHaveAttribute('aria-selected', 'true');
-  await page.keyboard.press('Enter');
-  await expect(palette).toBeHidden();
+/** Exams this file has taken already: each test starts from its own untouched case. */
+const taken = new Set<number>();
+
+/**
+ * The newest approved case nobody has shared yet: neither a report link nor a film (another file, or a worker that
+ * started again after a failure, may have shared some), so "no links yet" and the counts below hold.
+ */
+async function unsharedApproved(): Promise<ExamRow & { reportId: number }> {
+  for (const exam of await approvedReports(40)) {
+    if (taken.has(exam.id)) continue;
+    const links = await apiAs<ShareLink[]>('rad1', 'GET', `reports/${exam.reportId}/shares`);
+    const films = await apiAs<FilmShareItem[]>('rad1', 'GET', `exams/${exam.id}/film-shares`);
+    if (links.body.length === 0 && films.body.length === 0) {
+      taken.add(exam.id);
+      return { ...exam, reportId: exam.reportId! };
+    }
+  }
+  throw new Error('no approved case without shares left in the demo data');
 }
 
 /** A browser with nobody signed in, showing `url`. */
@@ -70,7 +75,7 @@ async function noRawKeys(locator: Locator) {
 test.describe('report share links from the workspace', () => {
   test('rad1 makes a link by keyboard, copies it, a stranger reads the report, and after revoking is refused', async ({ page, browser, context }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    const [exam] = await approvedReports(1);
+    const exam = await unsharedApproved();
     await prefer(page, { language: 'en' });
     await signIn(page, 'rad1');
     await openWorkspace(page, `/studies/${exam!.id}/reports/${exam!.reportId}`);
@@ -161,7 +166,7 @@ test.describe('report share links from the workspace', () => {
 });
 
 test('an electronic film made in the exam drawer opens with its code, and not once revoked', async ({ page, browser }) => {
-  const [, exam] = await approvedReports(2);
+  const exam = await unsharedApproved();
   await prefer(page, { language: 'en' });
   await signIn(page, 'rad1');
   await page.goto(`/studies?exam=${exam!.id}`);
@@ -242,10 +247,8 @@ test.describe('screens', () => {
   let filmed: ExamRow;
 
   test.beforeAll(async () => {
-    [shared, filmed] = await approvedReports(2, 2);
-    // Something to show: an active link (with its QR), a revoked one; an active film and a revoked one (once:
-    // a worker that starts again after a failure runs this again).
-    if ((await apiAs<ShareLink[]>('rad1', 'GET', `reports/${shared.reportId}/shares`)).body.length > 0) return;
+    [shared, filmed] = [await unsharedApproved(), await unsharedApproved()];
+    // Something to show: an active link (with its QR), a revoked one; an active film and a revoked one.
     await apiAs('rad1', 'POST', `reports/${shared.reportId}/share`, { ttlDays: 30 });
     const old = await apiAs<ShareLink>('rad1', 'POST', `reports/${shared.reportId}/share`, { ttlDays: 7 });
     await apiAs('rad1', 'POST', `reports/${shared.reportId}/shares/${old.body.link}/revoke`);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toStudyInput, withLocalOffset, type ExamForm } from '../../src/features/upload/examForm';
-import { formatBytes, percent } from '../../src/features/upload/format';
+import { formatBytes } from '../../src/lib/format';
+import { percent } from '../../src/features/upload/format';
 
 const form: ExamForm = {
   studyInstanceUid: '1.2.840.113619.2.1', patientName: ' 张三 ', patientId: 'P001', patientGender: 'M', patientDob: '1980-02-03',

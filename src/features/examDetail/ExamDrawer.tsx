@@ -12,7 +12,7 @@ import { Spinner } from '@/ui/Spinner';
 import { casePath } from '@/features/worklist/caseOrder';
 import { ReportHistory } from '@/features/report/trace/ReportHistory';
 import { SourceCell, StatusBadge, UrgentMark, sexAge } from '@/features/worklist/cells';
-import { formatDateTime } from './format';
+import { formatDateTime } from '@/lib/format';
 import { FilmSharePanel } from './FilmSharePanel';
 import { StudyPackagePanel } from './StudyPackagePanel';
 import { useLoaded } from './useExamData';

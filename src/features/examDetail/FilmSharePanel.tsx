@@ -8,7 +8,7 @@ import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { CopyButton } from '@/ui/CopyButton';
 import { LinkStateBadge, linkState } from '@/ui/LinkStateBadge';
 import { Spinner } from '@/ui/Spinner';
-import { formatDateTime } from './format';
+import { formatDateTime } from '@/lib/format';
 
 const expiryText = (seconds: number) => formatDateTime(new Date(seconds * 1000).toISOString());
 /** The page the envelope points to: this site and the path the server gives (/sf/{link}). */

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { StudyPackage } from '../../../contract/studyPackage';
 import { errorText } from '@/lib/errorText';
 import { http, isSessionEndingError } from '@/lib/http';
-import { formatDateTime, formatSize } from './format';
+import { formatBytes, formatDateTime } from '@/lib/format';
 
 const POLL_MS = 3000;
 
@@ -60,7 +60,7 @@ export function StudyPackagePanel({ examId }: { examId: number }) {
               {t(`examDetail.package.state.${pack.state}`)}
             </span>
             {pack.state === 'ready' && (
-              <span className="text-fg-muted"> · {t('examDetail.package.files', { count: pack.fileCount ?? 0 })} · {formatSize(pack.size)}</span>
+              <span className="text-fg-muted"> · {t('examDetail.package.files', { count: pack.fileCount ?? 0 })} · {formatBytes(pack.size)}</span>
             )}
           </p>
           {pack.state === 'ready' && pack.url && (

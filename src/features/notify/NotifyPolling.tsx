@@ -3,8 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '@/app/session';
 import { http, isHttpError } from '@/lib/http';
 import { toasts } from '@/lib/toasts';
-import { examFeed } from './feeds';
-import { createPoller, type PollEnv } from './poller';
+import { consultationFeed, examFeed } from './feeds';
+import { createPoller, type PollEnv, type PollFeed } from './poller';
+import { notifySounds } from './sounds';
 
 function playSound(url: string): Promise<void> {
   const audio = new Audio(url);
@@ -16,30 +17,41 @@ const timers: PollEnv['timers'] = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
+/** Starts one feed's poller in the browser; the returned function stops it. */
+function startPolling<T extends { id: number }>(feed: PollFeed<T>, soundUrl: string): () => void {
+  const poller = createPoller(feed, {
+    storage: localStorage,
+    timers,
+    showToast: (input) => toasts.show(input),
+    playSound,
+    soundUrl,
+    isUnauthorized: (error) => isHttpError(error) && error.status === 401,
+  });
+  poller.start();
+  return () => poller.stop();
+}
+
 /**
- * Starts the notification pollers while the session is ready and the group has switched the sound on
- * (autoNotifyAudio for exams). Leaving that state (logout, an expired login, the setting cleared) stops them;
- * a 401 stops a poller by itself until the session is ready again. Renders nothing: the toasts are the output.
+ * Starts the notification pollers while the session is ready and the group has switched the matching sound on
+ * (autoNotifyAudio for exams, autoConsulNotifyAudio for consultations: see ./sounds). Leaving that state (logout,
+ * an expired login, the setting cleared) stops them; a 401 stops a poller by itself until the session is ready
+ * again. Renders nothing: the toasts are the output.
  */
 export function NotifyPolling() {
   const { t } = useTranslation();
   const { status, groups, user } = useSession();
-  const examSound = groups.find((group) => group.autoNotifyAudio)?.autoNotifyAudio ?? null;
+  const { exams: examSound, consultations: consultationSound } = notifySounds(groups);
   const ready = status === 'ready' && user !== null;
 
   useEffect(() => {
     if (!ready || !examSound) return;
-    const poller = createPoller(examFeed(http, t), {
-      storage: localStorage,
-      timers,
-      showToast: (input) => toasts.show(input),
-      playSound,
-      soundUrl: examSound,
-      isUnauthorized: (error) => isHttpError(error) && error.status === 401,
-    });
-    poller.start();
-    return () => poller.stop();
+    return startPolling(examFeed(http, t), examSound);
   }, [ready, examSound, t]);
+
+  useEffect(() => {
+    if (!ready || !consultationSound) return;
+    return startPolling(consultationFeed(http, t), consultationSound);
+  }, [ready, consultationSound, t]);
 
   return null;
 }

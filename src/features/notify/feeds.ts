@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
-import { EXAM_POLL_MS, NEW_EXAM_WINDOW_DAYS, POLL_PAGE_SIZE, STORAGE_KEYS } from '../../../contract/constants';
+import { CONSULTATION_POLL_MS, EXAM_POLL_MS, NEW_EXAM_WINDOW_DAYS, POLL_PAGE_SIZE, STORAGE_KEYS } from '../../../contract/constants';
+import { CONSULTATION_STATUS, type ConsultationListItem, type ConsultationPage, type ConsultationPageQuery } from '../../../contract/consultations';
 import type { ExamListItem, ExamPage } from '../../../contract/exams';
 import type { HttpClient } from '@/lib/http';
 import type { PollFeed } from './poller';
@@ -45,6 +46,42 @@ export function examFeed(http: HttpClient, t: TFunction, now: () => number = Dat
   };
 }
 
-// Consultations (every 60 s, status equal 0, toast: patient, time, reason, applicant organisation, joined
-// organisations, pending count) plug in here as a second feed once the consultations area exists; the poller
-// and the hook take any feed.
+/** The poll of core §7: pending consultations (status equal 0), five at a time, newest id first. */
+export const PENDING_CONSULTATIONS_QUERY = {
+  filters: [{ field: 'status', operator: 'equal', values: [CONSULTATION_STATUS.pending] }],
+  skip: 0,
+  limit: POLL_PAGE_SIZE,
+  sorts: [{ field: 'id', direction: 'desc' }],
+} satisfies ConsultationPageQuery;
+
+/** A toast is 400 wide (core §9): a long clinical reason is cut, the consultation screen shows it whole. */
+const REASON_MAX = 40;
+
+function clip(text: string, max: number): string {
+  const chars = [...text.trim()];
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
+}
+
+/**
+ * Pending consultations (core §7): POST consultations/query-page every 60 s. The toast names patient, time, reason,
+ * applicant organisation, joined organisations and the pending count (the round's total: every pending
+ * consultation the account sees).
+ */
+export function consultationFeed(http: Pick<HttpClient, 'post'>, t: TFunction): PollFeed<ConsultationListItem> {
+  return {
+    name: 'consultations',
+    intervalMs: CONSULTATION_POLL_MS,
+    storageKey: STORAGE_KEYS.lastConsultationId,
+    fetch: (signal) => http.post<ConsultationPage>('consultations/query-page', PENDING_CONSULTATIONS_QUERY, { signal }),
+    describe: (consultation, total) => ({
+      title: t('notify.newConsultation'),
+      message: `${t('notify.consultationLine', {
+        patient: consultation.patientName,
+        time: shortTime(consultation.created),
+        reason: clip(consultation.reason, REASON_MAX),
+        applicant: consultation.appliedBucketName,
+        joined: consultation.joinedBuckets.map((b) => b.name).join(t('notify.listSeparator')),
+      })} · ${t('notify.consultationsPending', { count: total })}`,
+    }),
+  };
+}

@@ -2,16 +2,6 @@ import type { TFunction } from 'i18next';
 import type { ReportStatus } from '../../../contract/reports';
 import { APPROVED_STATUSES } from '../../../contract/shares';
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** "2026-11-23 08:05" in the browser's zone, as the worklist writes times; '' for a missing or broken one. */
-export function formatDateTime(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
 /** Approved in core §4's words (corrected or printed): the only state patients are shown. */
 export const isApprovedStatus = (status: string) => (APPROVED_STATUSES as readonly string[]).includes(status);
 

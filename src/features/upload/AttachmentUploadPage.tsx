@@ -9,7 +9,7 @@ import { errorText } from '@/lib/errorText';
 import { isHttpError } from '@/lib/http';
 import { Alert } from '@/ui/Alert';
 import { Spinner } from '@/ui/Spinner';
-import { formatBytes } from './format';
+import { formatBytes } from '@/lib/format';
 import { ProgressBar } from './ProgressBar';
 import { sendForm } from './transport';
 import { useUploadCode } from './useUploadCode';

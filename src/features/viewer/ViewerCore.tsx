@@ -39,6 +39,9 @@ export default function ViewerCore({ examId, access, onCapture, captureBlocked, 
   const ids = useMemo(() => ({ engine: `engine-${uid}`, viewport: `viewport-${uid}`, group: `tools-${uid}` }), [uid]);
   const element = useRef<HTMLDivElement>(null);
   const viewportRef = useRef<Types.IStackViewport | null>(null);
+  // The image id the viewport last put on screen. Cornerstone also says IMAGE_RENDERED for a render of an empty
+  // viewport (the first resize comes before the image has loaded): "rendered" waits for an image of this stack.
+  const shownImage = useRef<string | null>(null);
   const { data, error, token, reload } = useSeries(examId, access);
   const stacks = useMemo<Stack[]>(() => (data && token ? stacksOf(data.list, token, data.base) : []), [data, token]);
   const [seriesIndex, setSeriesIndex] = useState(0);
@@ -76,7 +79,13 @@ export default function ViewerCore({ examId, access, onCapture, captureBlocked, 
       setView({ index: viewport.getCurrentImageIdIndex(), voi: props.voiRange ?? null, zoom: viewport.getZoom(), inverted: Boolean(props.invert) });
     };
     const onRendered = () => {
+      const shown = shownImage.current;
+      if (!shown || !viewportRef.current?.getImageIds().includes(shown)) return;
       setRendered(true);
+      readView();
+    };
+    const onNewImage = (event: Event) => {
+      shownImage.current = (event as CustomEvent<{ imageId?: string }>).detail?.imageId ?? null;
       readView();
     };
     const onLoadError = (event: Event) => {
@@ -84,7 +93,7 @@ export default function ViewerCore({ examId, access, onCapture, captureBlocked, 
       if (detail?.imageId && viewportRef.current?.getImageIds().includes(detail.imageId)) setLoadFailed(true);
     };
     el.addEventListener(Enums.Events.IMAGE_RENDERED, onRendered);
-    el.addEventListener(Enums.Events.STACK_NEW_IMAGE, readView);
+    el.addEventListener(Enums.Events.STACK_NEW_IMAGE, onNewImage);
     el.addEventListener(Enums.Events.VOI_MODIFIED, readView);
     el.addEventListener(Enums.Events.CAMERA_MODIFIED, readView);
     eventTarget.addEventListener(Enums.Events.IMAGE_LOAD_ERROR, onLoadError);
@@ -94,7 +103,7 @@ export default function ViewerCore({ examId, access, onCapture, captureBlocked, 
     return () => {
       resize.disconnect();
       el.removeEventListener(Enums.Events.IMAGE_RENDERED, onRendered);
-      el.removeEventListener(Enums.Events.STACK_NEW_IMAGE, readView);
+      el.removeEventListener(Enums.Events.STACK_NEW_IMAGE, onNewImage);
       el.removeEventListener(Enums.Events.VOI_MODIFIED, readView);
       el.removeEventListener(Enums.Events.CAMERA_MODIFIED, readView);
       eventTarget.removeEventListener(Enums.Events.IMAGE_LOAD_ERROR, onLoadError);
@@ -111,6 +120,7 @@ export default function ViewerCore({ examId, access, onCapture, captureBlocked, 
     let live = true;
     setLoadFailed(false);
     setRendered(false);
+    shownImage.current = null;
     setView(INITIAL_VIEW);
     viewport.setStack(stack.images.map((i) => i.imageId), 0).then(
       () => live && viewport.render(),

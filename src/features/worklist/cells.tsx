@@ -1,31 +1,12 @@
 import type { TFunction } from 'i18next';
 import type { ReportStatus } from '../../../contract/reports';
+import { StatusBadge as Badge } from '@/ui/StatusBadge';
 import { isReported, type ExamRow } from './types';
 import { formatWait, waitLevel, waitLimitMs } from './waiting';
 
-/**
- * Status colours: waiting for the radiologist (none, draft) stays quiet, waiting for someone else (submitted,
- * advised, locked) is the accent, trouble (rejected, recalled) is red, done (approved, printed) is green.
- */
-const STATUS_TONE: Record<ReportStatus, string> = {
-  none: 'border-line-strong text-fg-muted',
-  partial: 'border-accent/40 bg-accent-soft text-fg',
-  locked: 'border-warn/50 bg-warn-soft text-warn',
-  final: 'border-accent bg-accent text-accent-fg',
-  advised: 'border-warn/50 bg-warn-soft text-warn',
-  hold: 'border-danger/50 bg-danger-soft text-danger',
-  cancelled: 'border-danger/40 text-danger',
-  corrected: 'border-ok/40 bg-ok-soft text-ok',
-  printed: 'border-ok/30 text-ok',
-};
-
+/** The report status badge of the grid and the exam drawer, with the worklist's own labels. */
 export function StatusBadge({ status, t }: { status: ReportStatus | null; t: TFunction }) {
-  const shown = status ?? 'none';
-  return (
-    <span className={`inline-flex h-[18px] items-center rounded border px-1.5 text-[11px] font-medium leading-none whitespace-nowrap ${STATUS_TONE[shown]}`}>
-      {t(`worklist.status.${shown}`)}
-    </span>
-  );
+  return <Badge status={status} label={t(`worklist.status.${status ?? 'none'}`)} />;
 }
 
 const SOURCE_TONE: Record<string, string> = {

@@ -6,7 +6,7 @@ import { Menu } from '@/ui/Menu';
 import { Spinner } from '@/ui/Spinner';
 import { shortcutOf } from '../commands';
 import { offeredActions, offeredManageActions, type ManageAction, type WorkspaceAction } from '../model/actions';
-import { formatTime } from '../workspace/format';
+import { formatTime } from '@/lib/format';
 
 interface Props {
   transitions: readonly ReportAction[];

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { JointExamCandidate } from '../../../../contract/reports';
 import { Dialog } from '@/ui/Dialog';
-import { formatDateTime } from '../workspace/format';
+import { formatDateTime } from '@/lib/format';
 
 export interface JointDecision {
   confirm: number[];

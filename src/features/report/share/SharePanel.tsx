@@ -11,7 +11,7 @@ import { QrIcon } from '@/ui/icons';
 import { LinkStateBadge, linkState } from '@/ui/LinkStateBadge';
 import { QrCode } from '@/ui/QrCode';
 import { Spinner } from '@/ui/Spinner';
-import { formatDate, formatDateTime } from '../workspace/format';
+import { formatDate, formatDateTime } from '@/lib/format';
 import { shareApi, shareUrl } from './api';
 
 /** Unix seconds as the workspace writes times. */

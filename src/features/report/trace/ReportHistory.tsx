@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TraceSummary } from '../../../../contract/reports';
 import { Dialog } from '@/ui/Dialog';
-import { formatDateTime } from '../workspace/format';
+import { formatDateTime } from '@/lib/format';
 import { TraceDiffView } from './TraceDiffView';
 import { TraceList } from './TraceList';
 import { TraceSnapshotView } from './TraceSnapshotView';

@@ -5,7 +5,7 @@ import { errorText } from '@/lib/errorText';
 import { Alert } from '@/ui/Alert';
 import { Spinner } from '@/ui/Spinner';
 import { reportApi } from '../api';
-import { formatDateTime } from '../workspace/format';
+import { formatDateTime } from '@/lib/format';
 
 /** The left column shows what was there (removals marked), the right what came (additions marked). */
 function Side({ parts, side }: { parts: DiffPart[]; side: 'from' | 'to' }) {

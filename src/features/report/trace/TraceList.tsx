@@ -5,7 +5,7 @@ import { errorText } from '@/lib/errorText';
 import { Alert } from '@/ui/Alert';
 import { Spinner } from '@/ui/Spinner';
 import { reportApi } from '../api';
-import { formatDateTime } from '../workspace/format';
+import { formatDateTime } from '@/lib/format';
 
 interface Props {
   reportId: number;

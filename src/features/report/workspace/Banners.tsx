@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { ReportView } from '../../../../contract/reports';
 import type { DraftOffer } from '../model/draftStore';
-import { formatDateTime } from './format';
+import { formatDateTime } from '@/lib/format';
 
 /**
  * Core §8: a report locked by someone else is read-only here, and the page says so with the catalogue's words.

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ExamListItem } from '../../../../contract/exams';
 import type { ReportView } from '../../../../contract/reports';
-import { formatDateTime } from './format';
+import { formatDateTime } from '@/lib/format';
 import { StatusChip } from './StatusChip';
 
 /** The id that goes with a patient source (core §3): inpatient number and bed, outpatient or physical-exam number. */

@@ -6,7 +6,7 @@ import { errorText } from '@/lib/errorText';
 import { Alert } from '@/ui/Alert';
 import { Spinner } from '@/ui/Spinner';
 import { examApi } from '../api';
-import { formatDate } from './format';
+import { formatDate } from '@/lib/format';
 import { StatusChip } from './StatusChip';
 
 /**

@@ -1,7 +1,7 @@
 import { useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { displayPersonName, type StudyGroup } from '../../../../contract/dicom';
-import { formatBytes } from '../format';
+import { formatBytes } from '@/lib/format';
 import type { ReadFile, RefusedFile, SourceFile } from '../readFiles';
 import { fromDrop, fromInput } from '../sources';
 

@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { codeText } from '../codeText';
 import { progressOf, type StudyUpload, type UploadItem } from '../../../../machines/upload';
-import { formatBytes, percent } from '../format';
+import { formatBytes } from '@/lib/format';
+import { percent } from '../format';
 import { ProgressBar } from '../ProgressBar';
 
 interface UploadStepProps {

@@ -1,4 +1,5 @@
 import dayjs from 'dayjs';
+import { FILE_SIZE_UNITS } from '../../contract/constants';
 
 /** Times as a reading room reads them: local, 24-hour, to the minute (seconds only where they matter). */
 export function formatDateTime(iso: string | null | undefined, seconds = false): string {
@@ -17,4 +18,16 @@ export function formatTime(iso: string | number | null | undefined): string {
   if (iso === null || iso === undefined) return '';
   const d = dayjs(iso);
   return d.isValid() ? d.format('HH:mm') : '';
+}
+
+/** Core §9: B, kB, MB, GB, TB in steps of 1024; one decimal from kB up; '' for a size not known. */
+export function formatBytes(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined || Number.isNaN(bytes)) return '';
+  let value = Math.max(0, bytes);
+  let unit = 0;
+  while (value >= 1024 && unit < FILE_SIZE_UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${FILE_SIZE_UNITS[unit]}`;
 }

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
+import { looks } from './support/looks';
 import { accountId, expiredTokenFor, prefer, RAW_KEY, signIn } from './support/session';
 
 /**
@@ -67,8 +68,8 @@ const SCREENS: Screen[] = [
   },
 ];
 
-// Tibetan once, for its script's line heights; Chinese and English in both themes.
-const RUNS = [['chs', 'light'], ['chs', 'dark'], ['en', 'light'], ['en', 'dark'], ['tib', 'light']] as const;
+// Every language and both themes (support/looks.ts: the whole grid with SCREENS=all).
+const RUNS = looks();
 
 for (const [language, theme] of RUNS) {
   {

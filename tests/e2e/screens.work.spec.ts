@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
+import { looks } from './support/looks';
 import { prefer, RAW_KEY, signIn } from './support/session';
 import { apiAs, freshCase, openWorkspace, reportAs } from './support/reportApi';
 
@@ -92,7 +93,7 @@ const SCREENS: Screen[] = [
   },
 ];
 
-const RUNS = [['chs', 'light'], ['chs', 'dark'], ['en', 'light'], ['en', 'dark'], ['tib', 'light']] as const;
+const RUNS = looks();
 
 for (const [language, theme] of RUNS) {
   test(`working screens in ${language}, ${theme} theme`, async ({ page }) => {

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { apiAs, freshCase, openWorkspace } from './support/reportApi';
 import { runFromPalette } from './support/palette';
+import { looks } from './support/looks';
 import { prefer, RAW_KEY, signIn } from './support/session';
 
 /**
@@ -258,54 +259,52 @@ test.describe('screens', () => {
     await apiAs('rad1', 'POST', 'film-share/share', { examId: filmed.id, ttlDays: 7 });
   });
 
-  for (const language of ['chs', 'en'] as const) {
-    for (const theme of ['light', 'dark'] as const) {
-      test.describe(`${language} ${theme}`, () => {
-        const errors: string[] = [];
-        test.beforeEach(async ({ page }) => {
-          errors.length = 0;
-          page.on('pageerror', (error) => errors.push(error.message));
-          await prefer(page, { language, theme });
-        });
-        test.afterEach(() => expect(errors).toEqual([]));
-
-        test('the share panel', async ({ page }) => {
-          await signIn(page, 'rad1');
-          await openWorkspace(page, `/studies/${shared.id}/reports/${shared.reportId}`);
-          await page.getByRole('tab', { name: language === 'en' ? 'Share' : '分享' }).click();
-          const panel = page.getByTestId('share-panel');
-          const first = panel.locator('[data-share-link][data-state="active"]').first();
-          await first.getByRole('button', { name: language === 'en' ? 'Show the link and its QR code' : '显示链接和二维码' }).click();
-          await expect(first.getByTestId('qr-code').locator('img')).toBeVisible();
-          await expect(panel.locator('[data-state="revoked"]')).toHaveCount(1);
-          await noRawKeys(panel);
-          await quiet(page);
-          await first.getByTestId('qr-code').evaluate((el) => el.scrollIntoView({ block: 'center' }));
-          await page.screenshot({ path: `${OUT}/share-panel-${language}-${theme}.png` });
-        });
-
-        test('the film in the exam drawer', async ({ page }) => {
-          await signIn(page, 'rad1');
-          await page.goto(`/studies?exam=${filmed.id}`);
-          const film = page.getByTestId('film-share');
-          await expect(film.getByTestId('film-code')).toHaveText(FILM_CODE, { timeout: 15_000 });
-          await expect(film.locator('[data-state="revoked"]')).toHaveCount(1);
-          await film.scrollIntoViewIfNeeded();
-          await noRawKeys(page.getByTestId('exam-drawer'));
-          await quiet(page);
-          await page.screenshot({ path: `${OUT}/film-drawer-${language}-${theme}.png` });
-        });
-
-        test('the worklist toolbar with the upload button', async ({ page }) => {
-          await signIn(page, 'tech');
-          await page.goto('/studies');
-          await expect(page.getByTestId('upload-entry')).toBeVisible();
-          await expect(page.getByTestId('worklist-grid')).toBeFocused();
-          await noRawKeys(page.locator('body'));
-          await quiet(page);
-          await page.screenshot({ path: `${OUT}/worklist-upload-${language}-${theme}.png` });
-        });
+  for (const [language, theme] of looks({ tibetan: false })) {
+    test.describe(`${language} ${theme}`, () => {
+      const errors: string[] = [];
+      test.beforeEach(async ({ page }) => {
+        errors.length = 0;
+        page.on('pageerror', (error) => errors.push(error.message));
+        await prefer(page, { language, theme });
       });
-    }
+      test.afterEach(() => expect(errors).toEqual([]));
+
+      test('the share panel', async ({ page }) => {
+        await signIn(page, 'rad1');
+        await openWorkspace(page, `/studies/${shared.id}/reports/${shared.reportId}`);
+        await page.getByRole('tab', { name: language === 'en' ? 'Share' : '分享' }).click();
+        const panel = page.getByTestId('share-panel');
+        const first = panel.locator('[data-share-link][data-state="active"]').first();
+        await first.getByRole('button', { name: language === 'en' ? 'Show the link and its QR code' : '显示链接和二维码' }).click();
+        await expect(first.getByTestId('qr-code').locator('img')).toBeVisible();
+        await expect(panel.locator('[data-state="revoked"]')).toHaveCount(1);
+        await noRawKeys(panel);
+        await quiet(page);
+        await first.getByTestId('qr-code').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+        await page.screenshot({ path: `${OUT}/share-panel-${language}-${theme}.png` });
+      });
+
+      test('the film in the exam drawer', async ({ page }) => {
+        await signIn(page, 'rad1');
+        await page.goto(`/studies?exam=${filmed.id}`);
+        const film = page.getByTestId('film-share');
+        await expect(film.getByTestId('film-code')).toHaveText(FILM_CODE, { timeout: 15_000 });
+        await expect(film.locator('[data-state="revoked"]')).toHaveCount(1);
+        await film.scrollIntoViewIfNeeded();
+        await noRawKeys(page.getByTestId('exam-drawer'));
+        await quiet(page);
+        await page.screenshot({ path: `${OUT}/film-drawer-${language}-${theme}.png` });
+      });
+
+      test('the worklist toolbar with the upload button', async ({ page }) => {
+        await signIn(page, 'tech');
+        await page.goto('/studies');
+        await expect(page.getByTestId('upload-entry')).toBeVisible();
+        await expect(page.getByTestId('worklist-grid')).toBeFocused();
+        await noRawKeys(page.locator('body'));
+        await quiet(page);
+        await page.screenshot({ path: `${OUT}/worklist-upload-${language}-${theme}.png` });
+      });
+    });
   }
 });

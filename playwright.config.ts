@@ -23,7 +23,7 @@ export default defineConfig({
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', ...(process.env.E2E_CHROMIUM_ARGS?.split(' ').filter(Boolean) ?? [])],
+        '--disable-component-update', '--disable-sync'],
     },
   },
   webServer: {
@@ -33,6 +33,9 @@ export default defineConfig({
     reuseExistingServer: false,
     timeout: 120_000,
     env: {
+      // Always a fresh embedded database in dataDir. .ci/run exports DATABASE_URL for the API suite: a server on
+      // that shared database would meet the exams, files and links of earlier runs (whose files are gone).
+      DATABASE_URL: '',
       PORT: String(port),
       DATA_DIR: dataDir,
       SCRYPT_COST: '1024',

@@ -11,8 +11,8 @@ run() { "$@" || status=1; }
 # Debian's Chromium (browsers cannot be downloaded here) and fonts for Chinese and Tibetan screens.
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
-fc-list 2>/dev/null | grep -qi "noto sans cjk" || missing+=(fonts-noto-cjk)
-fc-list 2>/dev/null | grep -qi "tibetan machine" || missing+=(fonts-tibetan-machine)
+fc-list 2>/dev/null | grep -i "noto sans cjk" >/dev/null || missing+=(fonts-noto-cjk)
+fc-list 2>/dev/null | grep -i "tibetan machine" >/dev/null || missing+=(fonts-tibetan-machine)
 if [ ${#missing[@]} -gt 0 ]; then
   step "installing ${missing[*]}"
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}") >/dev/null 2>&1 || echo "install of ${missing[*]} failed"

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from '../../contract/common';
+import type { ReportView } from '../../contract/reports';
+import { resetModuleState } from '@/app/session/moduleState';
+import { primeReport, takePrimedReport } from '@/features/report/primed';
 import { casePath, neighbourCase, noteCurrentCase, publishCaseOrder, readCaseOrder, worklistReturnPath, type CaseEntry, type PageFetcher } from '@/features/worklist/caseOrder';
 import { PageCache } from '@/features/worklist/pageCache';
 
@@ -130,5 +133,22 @@ describe('worklist case order', () => {
     expect(posted).toEqual([]);
     expect(await casePath({ examId: 6, reportId: null }, post)).toBe('/studies/6/reports/77');
     expect(posted).toEqual(['exams/6/reports']);
+    // The draft's answer is handed to the workspace once, so it does not ask for the same view again.
+    expect(takePrimedReport(77)).toEqual({ id: 77 });
+    expect(takePrimedReport(77)).toBeNull();
+  });
+
+  it('hands a primed view only to its own report, only while fresh, and forgets it at logout', () => {
+    const view = { id: 5 } as ReportView;
+    primeReport(view, 1_000);
+    expect(takePrimedReport(6, 1_000)).toBeNull();
+    expect(takePrimedReport(5, 1_000)).toBeNull();
+    primeReport(view, 1_000);
+    expect(takePrimedReport(5, 6_001)).toBeNull();
+    primeReport(view, 1_000);
+    expect(takePrimedReport(5, 6_000)).toBe(view);
+    primeReport(view);
+    resetModuleState();
+    expect(takePrimedReport(5)).toBeNull();
   });
 });

@@ -14,6 +14,8 @@
  */
 import { EXAM_PAGE_SIZE } from '../../../contract/constants';
 import type { Filter, Page, Sort } from '../../../contract/common';
+import type { ReportView } from '../../../contract/reports';
+import { primeReport } from '@/features/report/primed';
 import { registerModuleReset } from '@/app/session/moduleState';
 import { http } from '@/lib/http';
 
@@ -137,8 +139,10 @@ export async function neighbourCase(
  * which answers the existing report when another user created one meanwhile).
  */
 export async function casePath(entry: CaseEntry, post: typeof http.post = http.post): Promise<string> {
-  const reportId = entry.reportId ?? (await post<{ id: number }>(`exams/${entry.examId}/reports`)).id;
-  return `/studies/${entry.examId}/reports/${reportId}`;
+  if (entry.reportId !== null) return `/studies/${entry.examId}/reports/${entry.reportId}`;
+  const view = await post<ReportView>(`exams/${entry.examId}/reports`);
+  primeReport(view);
+  return `/studies/${entry.examId}/reports/${view.id}`;
 }
 
 registerModuleReset(() => store()?.removeItem(KEY));

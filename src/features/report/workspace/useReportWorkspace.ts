@@ -16,6 +16,7 @@ import { draftOffer, drafts, type DraftOffer } from '../model/draftStore';
 import { fieldProblems, fieldsOf, payloadOf, sameFields, type FieldProblem, type ReportFields } from '../model/fields';
 import { applyAnswer, type AnsweredAction } from '../model/localUpdate';
 import { cleanReportHtml } from '../model/sanitize';
+import { takePrimedReport } from '../primed';
 
 /** The fields beside the two editors, kept in React state (they re-render only their panel). */
 export type SideFields = Omit<ReportFields, 'finding' | 'diagnosis'>;
@@ -161,8 +162,11 @@ export function useReportWorkspace(reportId: number, userId: number, onPrint: ()
 
   useEffect(() => {
     const controller = new AbortController();
-    reportApi.detail(reportId, { signal: controller.signal }).then(
+    const primed = takePrimedReport(reportId);
+    (primed ? Promise.resolve(primed) : reportApi.detail(reportId, { signal: controller.signal })).then(
       (view) => {
+        // A primed view resolves even after the effect was left (a fast second visit): only the live one adopts it.
+        if (controller.signal.aborted) return;
         const fields = fieldsOf(view);
         adopt(view);
         drafts.prune(Date.now());

@@ -158,7 +158,7 @@ export async function insertBenchExams(db: Db, o: BenchSeedOptions): Promise<voi
           case when r.r_assign < 0.02 and (${intArray(assignees)})[b.org] > 0 then (${intArray(assignees)})[b.org] end,
           case when b.status <> 'none' then ${reportBase} + g end, nullif(b.status, 'none'),
           case when b.status <> 'none' then (${intArray(flat)})[(${intArray(starts)})[b.org] + floor(r.r_rep * (${intArray(o.orgs.map((x) => x.reporters.length))})[b.org])::int] end,
-          b.created + make_interval(mins => 5 + floor(r.r_exam * 85)::int), b.created,
+          b.created - make_interval(mins => 5 + floor(r.r_exam * 85)::int), b.created,
           case when r.r_del < 0.002 then least(${now}::timestamptz, b.created + make_interval(days => 1 + floor(r.r_exam * 20)::int)) end
         from generate_series(${from}::int, ${to}::int) g
         cross join lateral (select random() + 0 * g as r_org, random() + 0 * g as r_mod, random() + 0 * g as r_part, random() + 0 * g as r_status,

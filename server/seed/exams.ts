@@ -72,7 +72,8 @@ export async function insertExams(db: Db, r: Rng, o: ExamSeedOptions): Promise<v
         isRemoteReportRequested: !!o.remote,
         hasImage: r.chance(0.97),
         storeUid: `1.2.826.0.1.3680043.8.498.${o.bucketId}.${created.getTime()}.${seq}`,
-        examTime: new Date(created.getTime() + r.int(5, 90) * 60_000),
+        // The exam is done before the study reaches the system (created): never a time in the future.
+        examTime: new Date(created.getTime() - r.int(5, 90) * 60_000),
         created,
       });
     }

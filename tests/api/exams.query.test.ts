@@ -55,6 +55,15 @@ describe('exam list scope', () => {
     expect(page.items.map((e) => e.id)).toEqual(idsOf(live).slice(0, 50));
   });
 
+  it('holds demo exams done before they reached the system, none in the future', async () => {
+    const all = [...await examRows(s, [s.ids.hospitalId]), ...await examRows(s, [s.ids.expertCentreId])];
+    expect(all.length).toBeGreaterThan(100);
+    for (const exam of all) {
+      expect(exam.examTime!.getTime(), `exam ${exam.id}`).toBeLessThan(exam.created.getTime());
+      expect(exam.examTime!.getTime(), `exam ${exam.id}`).toBeLessThanOrEqual(s.clock.now().getTime());
+    }
+  });
+
   it('gives the expert only the expert centre and the admin both organisations', async () => {
     const centre = (await examRows(s, [s.ids.expertCentreId])).filter((e) => e.deletedTime === null);
     expect(await idsFor([], await tokenOf(s, 'expert'))).toEqual(idsOf(centre));

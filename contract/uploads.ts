@@ -66,6 +66,9 @@ export const postUploadInput = z.object({
   items: z.array(z.object({ examId: z.number().int().positive().max(2_147_483_647), token: z.string().max(2048).optional() })).min(1).max(100),
 });
 
+/** How long an upload code lives, in hours (docs/api.md "Upload codes"): an hour to thirty days, three days unless chosen. */
+export const UPLOAD_CODE_TTL_HOURS = { min: 1, max: 24 * 30, default: 72 } as const;
+
 export const uploadCodeInput = z.object({
   kind: z.enum(['serviceOrder', 'attachment']),
   bucketId: z.number().int().positive().max(2_147_483_647),
@@ -73,7 +76,7 @@ export const uploadCodeInput = z.object({
   examId: z.number().int().positive().max(2_147_483_647).optional(),
   /** attachment: the files go onto this report. */
   reportId: z.number().int().positive().max(2_147_483_647).optional(),
-  ttlHours: z.number().int().min(1).max(24 * 30).default(72),
+  ttlHours: z.number().int().min(UPLOAD_CODE_TTL_HOURS.min).max(UPLOAD_CODE_TTL_HOURS.max).default(UPLOAD_CODE_TTL_HOURS.default),
 }).superRefine((v, ctx) => {
   if (v.kind === 'attachment' && !v.reportId) ctx.addIssue({ code: 'custom', path: ['reportId'], message: 'required' });
   if (v.kind === 'serviceOrder' && v.reportId) ctx.addIssue({ code: 'custom', path: ['reportId'], message: 'not allowed' });

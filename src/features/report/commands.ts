@@ -23,6 +23,10 @@ export interface ReportCommandContext {
   canPublish: boolean;
   /** Opens the report's publishing page (/report-publish/detail). */
   openPublish(): void;
+  /** The account may list the report's attachments (it may read the report, and the report is not deleted). */
+  canShowAttachments: boolean;
+  /** Shows the side tab "Attachments" with the focus on "Add files" (or on the panel, for those who only look). */
+  showAttachments(): void;
   /** The account may hand out share links of this report (report_print in its organisation). */
   canShare: boolean;
   /** Shows the side tab "Share" with the focus on its first field. */
@@ -147,6 +151,15 @@ export const reportCommands: readonly Spec[] = [
     keywords: ['publish', 'patient', '/report-publish'],
     when: (ctx) => ctx.canPublish,
     run: (ctx) => ctx.openPublish(),
+  },
+  {
+    id: 'report.attachments',
+    label: 'report.commands.attachments',
+    section: 'report.commands.sections.writing',
+    scope: 'editor',
+    keywords: ['attachment', 'file', 'upload', 'PDF', 'scan', 'upload code'],
+    when: (ctx) => ctx.canShowAttachments,
+    run: (ctx) => ctx.showAttachments(),
   },
   {
     // Palette only, as publishing: a link that lets anyone read the report is made on purpose.

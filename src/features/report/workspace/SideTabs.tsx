@@ -27,7 +27,7 @@ export function SideTabs<Id extends string>({ tabs, selected, onSelect, label }:
 
   return (
     <div className="flex min-h-0 flex-col">
-      <div role="tablist" aria-label={label} className="flex gap-0.5 overflow-x-auto shadow-[inset_0_-1px_0_var(--line)] [scrollbar-width:none]" onKeyDown={onKeyDown}>
+      <div role="tablist" aria-label={label} className="flex flex-wrap gap-x-0.5 shadow-[inset_0_-1px_0_var(--line)]" onKeyDown={onKeyDown}>
         {tabs.map((tab, i) => (
           <button
             key={tab.id}

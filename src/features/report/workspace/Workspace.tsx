@@ -19,6 +19,8 @@ import { ConfirmDialog } from '../actions/ConfirmDialog';
 import { JointExamsDialog } from '../actions/JointExamsDialog';
 import { LeaveDialog } from '../actions/LeaveDialog';
 import { ReasonDialog } from '../actions/ReasonDialog';
+import { AttachmentsPanel } from '../attachments/AttachmentsPanel';
+import { attachmentRights } from '../attachments/rules';
 import { reportCommands, type ReportCommandContext } from '../commands';
 import type { SlashOrigin } from '../editor/ReportEditor';
 import { FieldsPanel } from '../fields/FieldsPanel';
@@ -38,7 +40,7 @@ import { useReportWorkspace } from './useReportWorkspace';
 import { printPath as printPathOf, reportPath } from '../paths';
 import '../report.css';
 
-type SideTab = 'past' | 'history' | 'keyImages' | 'share';
+type SideTab = 'past' | 'history' | 'keyImages' | 'attachments' | 'share';
 
 /** The exam shown in the header (GET exams/{id}/detail), loaded beside the report. */
 function useExam(examId: number, reportId: number | null) {
@@ -80,6 +82,10 @@ export function Workspace({ examId, reportId }: { examId: number; reportId: numb
   const templates = useTemplates(report?.bucketId ?? null, ws.editable);
   const mayTrace = report ? can('report_trace', report.bucketId) : false;
   const mayShare = report ? can('report_print', report.bucketId) : false;
+  const bucketId = report?.bucketId ?? null;
+  const attachments = useMemo(() => (bucketId === null ? null : attachmentRights(can, bucketId)), [can, bucketId]);
+  // A deleted report (opened to recover it) has no attachments to list: the server answers 404 until it is back.
+  const mayListAttachments = !!report && !report.deleted && !!attachments?.list;
   const mayPublish = report ? can('order_report_publish', report.bucketId) && (APPROVED_STATUSES as readonly string[]).includes(report.lifecycleStatus) : false;
 
   useEffect(() => {
@@ -147,6 +153,14 @@ export function Workspace({ examId, reportId }: { examId: number; reportId: numb
     },
     canPublish: mayPublish && !dialogOpen,
     openPublish: () => leaveThen(() => navigate(publishDetailPath(examId, reportId))),
+    canShowAttachments: mayListAttachments && !dialogOpen,
+    showAttachments: () => {
+      setTab('attachments');
+      requestAnimationFrame(() => {
+        const panel = root.current?.querySelector<HTMLElement>('[data-tabpanel="attachments"]');
+        (panel?.querySelector<HTMLElement>('[data-attachments-start]') ?? panel)?.focus();
+      });
+    },
     canShare: mayShare && !dialogOpen,
     openShare: () => {
       setTab('share');
@@ -203,12 +217,15 @@ export function Workspace({ examId, reportId }: { examId: number; reportId: numb
     ];
     if (mayTrace && report) list.push({ id: 'history', label: t('report.trace.title'), render: () => <ReportHistory reportId={report.id} version={report.version} /> });
     if (report) list.push({ id: 'keyImages', label: t('report.keyImages.title'), render: () => <KeyImagesSlot examId={examId} reportId={report.id} editable={ws.editable} /> });
+    if (mayListAttachments && report && attachments) {
+      list.push({ id: 'attachments', label: t('report.attachments.title'), render: () => <AttachmentsPanel reportId={report.id} bucketId={report.bucketId} rights={attachments} /> });
+    }
     if (mayShare && report) {
       const approved = (APPROVED_STATUSES as readonly string[]).includes(report.lifecycleStatus);
       list.push({ id: 'share', label: t('report.share.title'), render: () => <SharePanel reportId={report.id} lifecycleStatus={report.lifecycleStatus} approved={approved} /> });
     }
     return list;
-  }, [t, examId, leaveThen, mayTrace, mayShare, report, ws.editable]);
+  }, [t, examId, leaveThen, mayTrace, mayShare, mayListAttachments, attachments, report, ws.editable]);
 
   if (ws.loadError) {
     return (

@@ -11,7 +11,7 @@ import { Alert } from '@/ui/Alert';
 import { Spinner } from '@/ui/Spinner';
 import { formatBytes } from '@/lib/format';
 import { ProgressBar } from './ProgressBar';
-import { sendForm } from './transport';
+import { postForm } from '@/lib/http/form';
 import { useUploadCode } from './useUploadCode';
 
 interface Row {
@@ -44,7 +44,7 @@ export default function AttachmentUploadPage() {
     const form = new FormData();
     form.append('file', row.file, row.file.name);
     try {
-      await sendForm<ReportAttachment>(`upload-codes/${encodeURIComponent(code!)}/attachments`, form, (sent) => patch(row.id, { sent }));
+      await postForm<ReportAttachment>(`upload-codes/${encodeURIComponent(code!)}/attachments`, form, (sent) => patch(row.id, { sent }));
       patch(row.id, { status: 'done', sent: row.file.size });
     } catch (err) {
       patch(row.id, { status: 'failed', error: isHttpError(err) ? err.code : 'UnknownError' });

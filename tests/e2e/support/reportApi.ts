@@ -6,18 +6,25 @@ const base = () => `http://localhost:${Number(process.env.E2E_PORT ?? 8181)}/api
 
 const tokens = new Map<string, string>();
 
+async function login(username: string): Promise<string> {
+  const res = await fetch(`${base()}accounts/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: DEMO_PASSWORD }) });
+  const token = ((await res.json()) as { accessToken: string }).accessToken;
+  tokens.set(username, token);
+  return token;
+}
+
+/**
+ * One call as `username`. The token is kept for the next calls; a test that signs the same account out in the browser
+ * ends it on the server (core §4), so a 401 signs in again once.
+ */
 export async function apiAs<T = unknown>(username: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  let token = tokens.get(username);
-  if (!token) {
-    const res = await fetch(`${base()}accounts/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: DEMO_PASSWORD }) });
-    token = ((await res.json()) as { accessToken: string }).accessToken;
-    tokens.set(username, token);
-  }
-  const res = await fetch(`${base()}${path}`, {
+  const call = (token: string) => fetch(`${base()}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  let res = await call(tokens.get(username) ?? await login(username));
+  if (res.status === 401) res = await call(await login(username));
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
 }

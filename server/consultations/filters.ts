@@ -7,6 +7,7 @@ import {
 } from '../../contract/consultations';
 import { consultations } from '../db/schema';
 import { ApiError } from '../http/errors';
+import { filterId, filterTime } from '../http/filterValues';
 
 type Scalar = Filter['values'][number];
 type Value = number | Date;
@@ -26,19 +27,14 @@ const SORT_COLUMNS: Record<ConsultationSortField, AnyPgColumn> = {
   created: consultations.created,
 };
 
-/** The same date-time form the exam filters take: a time without an offset would mean the server's zone. */
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:?\d{2})$/;
-
 function valueOf(kind: ConsultationFilterKind, v: Scalar, path: string): Value {
   switch (kind) {
     case 'int':
-      return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 2_147_483_647 ? v : bad(path, 'an integer id is expected');
+      return filterId(v) ?? bad(path, 'an integer id is expected');
     case 'status':
       return isConsultationStatus(v) ? v : bad(path, `one of ${CONSULTATION_STATUSES.join(', ')}`);
-    case 'time': {
-      const t = typeof v === 'string' && ISO.test(v) ? new Date(v) : null;
-      return t && !Number.isNaN(t.getTime()) ? t : bad(path, 'an ISO date-time with offset is expected');
-    }
+    case 'time':
+      return filterTime(v) ?? bad(path, 'an ISO date-time with offset is expected');
   }
 }
 

@@ -6,6 +6,7 @@ import { EXAM_FILTER_FIELDS, EXAM_GENDERS, REPORT_SOURCES, type ExamFilterField,
 import { REPORT_STATUSES } from '../../contract/reports';
 import { exams } from '../db/schema';
 import { ApiError } from '../http/errors';
+import { filterId, filterTime } from '../http/filterValues';
 
 type Scalar = Filter['values'][number];
 
@@ -84,16 +85,6 @@ function statusCondition(op: Operator, values: readonly string[]): SQL {
     : sql`(${exams.reportStatus} is null or ${exams.reportStatus} <> ${value})`;
 }
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:?\d{2})$/;
-
-/** A day of the calendar: `Date` quietly rolls 2026-02-30 over to 2026-03-02 instead of refusing it. */
-function realDay(iso: string): boolean {
-  const [y, m, d] = iso.slice(0, 10).split('-').map(Number) as [number, number, number];
-  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
-  return days !== undefined && d >= 1 && d <= days;
-}
-
 /** One value checked against its field's kind; anything else is a 400 naming the filter. */
 function valueOf(kind: FilterKind, v: Scalar, nullable: boolean, index: number): string | number | boolean | Date | null {
   if (v === null) return nullable ? null : bad(index, 'values', 'null is not a value of this field');
@@ -103,11 +94,9 @@ function valueOf(kind: FilterKind, v: Scalar, nullable: boolean, index: number):
     case 'code':
       return typeof v === 'string' && /^[A-Za-z0-9_]{1,16}$/.test(v) ? v.toUpperCase() : bad(index, 'values', 'a modality code is expected');
     case 'int':
-      return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 2_147_483_647 ? v : bad(index, 'values', 'an integer id is expected');
-    case 'time': {
-      const t = typeof v === 'string' && ISO.test(v) && realDay(v) ? new Date(v) : null;
-      return t && !Number.isNaN(t.getTime()) ? t : bad(index, 'values', 'an ISO date-time with offset is expected');
-    }
+      return filterId(v) ?? bad(index, 'values', 'an integer id is expected');
+    case 'time':
+      return filterTime(v) ?? bad(index, 'values', 'an ISO date-time with offset is expected');
     case 'bool':
       return typeof v === 'boolean' ? v : bad(index, 'values', 'true or false is expected');
     case 'status':

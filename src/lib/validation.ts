@@ -60,3 +60,14 @@ export function problemText(t: TFunction, problem: Problem | null): string | nul
       return t(`validation.${problem.rule}`, { field: t(`validation.fields.${problem.field}`) });
   }
 }
+
+/**
+ * A validity typed into a field (days of a share link or a film, hours of an upload code): a whole number within the
+ * server's bounds, or null. Digits only, so "1e2" or "7.5" is refused here rather than read as something else.
+ */
+export function wholeNumberWithin(text: string, bounds: { min: number; max: number }): number | null {
+  const trimmed = text.trim();
+  if (!/^\d+$/.test(trimmed)) return null;
+  const value = Number(trimmed);
+  return value >= bounds.min && value <= bounds.max ? value : null;
+}

@@ -154,6 +154,7 @@ describe('consultations/query-page', () => {
     ['no values', { filters: [{ field: 'status', operator: 'in', values: [] }] }, 'filters.0.values'],
     ['a time that is not ISO', { filters: [{ field: 'created', operator: 'gte', values: ['yesterday'] }] }, 'filters.0.values'],
     ['a time without an offset', { filters: [{ field: 'created', operator: 'gte', values: ['2026-01-01T00:00:00'] }] }, 'filters.0.values'],
+    ['a day the calendar does not have', { filters: [{ field: 'created', operator: 'gte', values: ['2026-02-30T00:00:00Z'] }] }, 'filters.0.values'],
     ['a negative id', { filters: [{ field: 'id', operator: 'gt', values: [-1] }] }, 'filters.0.values'],
     ['a sort outside the whitelist', { sorts: [{ field: 'reason', direction: 'asc' }] }, 'sorts.0.field'],
     ['a limit above 100', { limit: 101 }, 'limit'],

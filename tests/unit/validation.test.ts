@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alphaDash, confirmed, firstProblem, lengthBetween, password, problemText, required } from '../../src/lib/validation';
+import { alphaDash, confirmed, firstProblem, lengthBetween, password, problemText, required, wholeNumberWithin } from '../../src/lib/validation';
 import { initI18n, i18n } from '../../src/lib/i18n';
 
 describe('form rules (core §5)', () => {
@@ -40,5 +40,17 @@ describe('form rules (core §5)', () => {
     await i18n.changeLanguage('chs');
     expect(problemText(t, confirmed('password', 'a', 'b'))).toBe('两次输入的密码不一致');
     expect(problemText(t, password('password', 'abcdefgh'))).toBe('密码过于简单，请至少使用字母、数字和特殊字符中的两种');
+  });
+});
+
+describe('a validity typed into a field (share links, films, upload codes)', () => {
+  const days = { min: 1, max: 365 };
+  it('takes a whole number within the bounds, spaces around it allowed', () => {
+    expect(wholeNumberWithin('1', days)).toBe(1);
+    expect(wholeNumberWithin(' 30 ', days)).toBe(30);
+    expect(wholeNumberWithin('365', days)).toBe(365);
+  });
+  it('refuses what the server would refuse, and what would be read as something else', () => {
+    for (const text of ['', ' ', '0', '366', '-1', '7.5', '7.0', '1e2', '0x10', 'seven']) expect(wholeNumberWithin(text, days), text).toBeNull();
   });
 });

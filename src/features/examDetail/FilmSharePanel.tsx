@@ -4,6 +4,7 @@ import { FILM_TTL_DAYS, type FilmShare, type FilmShareItem } from '../../../cont
 import { errorText } from '@/lib/errorText';
 import { http, isSessionEndingError } from '@/lib/http';
 import { toasts } from '@/lib/toasts';
+import { wholeNumberWithin } from '@/lib/validation';
 import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { CopyButton } from '@/ui/CopyButton';
 import { LinkStateBadge, linkState } from '@/ui/LinkStateBadge';
@@ -45,8 +46,8 @@ export function FilmSharePanel({ examId }: { examId: number }) {
 
   async function create(event: FormEvent) {
     event.preventDefault();
-    const ttl = Number(days);
-    if (!Number.isInteger(ttl) || ttl < FILM_TTL_DAYS.min || ttl > FILM_TTL_DAYS.max) {
+    const ttl = wholeNumberWithin(days, FILM_TTL_DAYS);
+    if (ttl === null) {
       setDaysError(t('examDetail.film.daysRange', { min: FILM_TTL_DAYS.min, max: FILM_TTL_DAYS.max }));
       return;
     }

@@ -1,6 +1,7 @@
 import { ACTIONS, type Action } from '../../../../contract/actions';
 import { EXTENSIONS, type SniffedType } from '../../../../contract/files';
 import { UPLOAD_CODE_TTL_HOURS, type UploadPolicy } from '../../../../contract/uploads';
+import { wholeNumberWithin } from '@/lib/validation';
 
 /** What the account may do with a report's attachments, each the server's own permission (core §6 "attachment"). */
 export interface AttachmentRights {
@@ -51,12 +52,7 @@ export function refusals(files: readonly { size: number; type: SniffedType | nul
 }
 
 /** The hours typed for an upload code, or null when they are not a whole number within the server's bounds. */
-export function ttlHours(text: string): number | null {
-  const trimmed = text.trim();
-  if (!/^\d+$/.test(trimmed)) return null;
-  const hours = Number(trimmed);
-  return hours >= UPLOAD_CODE_TTL_HOURS.min && hours <= UPLOAD_CODE_TTL_HOURS.max ? hours : null;
-}
+export const ttlHours = (text: string): number | null => wholeNumberWithin(text, UPLOAD_CODE_TTL_HOURS);
 
 /** A short type a reader knows (PDF, PNG, JPG, WEBP); anything else as the server named it. */
 export function typeLabel(contentType: string): string {

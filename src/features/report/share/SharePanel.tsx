@@ -4,6 +4,7 @@ import { SHARE_TTL_DAYS, type ShareLink } from '../../../../contract/shares';
 import { errorText } from '@/lib/errorText';
 import { isSessionEndingError } from '@/lib/http';
 import { toasts } from '@/lib/toasts';
+import { wholeNumberWithin } from '@/lib/validation';
 import { Alert } from '@/ui/Alert';
 import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { CopyButton } from '@/ui/CopyButton';
@@ -59,8 +60,8 @@ export function SharePanel({ reportId, lifecycleStatus, approved }: { reportId: 
 
   async function create(event: FormEvent) {
     event.preventDefault();
-    const ttl = Number(days);
-    if (!Number.isInteger(ttl) || ttl < SHARE_TTL_DAYS.min || ttl > SHARE_TTL_DAYS.max) {
+    const ttl = wholeNumberWithin(days, SHARE_TTL_DAYS);
+    if (ttl === null) {
       setDaysError(t('report.share.daysRange', { min: SHARE_TTL_DAYS.min, max: SHARE_TTL_DAYS.max }));
       return;
     }

@@ -78,6 +78,14 @@ export function Workspace({ examId, reportId }: { examId: number; reportId: numb
   // A deleted report (opened by its address, to recover it) is not among the exam's reports: ask for the exam alone.
   const exam = useExam(examId, report?.deleted ? null : reportId);
   const [tab, setTab] = useState<SideTab>('past');
+  /** Shows a side tab from the palette, the focus on its first control (`start`) or else on the panel itself. */
+  const showTab = (id: SideTab, start?: string) => {
+    setTab(id);
+    requestAnimationFrame(() => {
+      const panel = root.current?.querySelector<HTMLElement>(`[data-tabpanel="${id}"]`);
+      ((start ? panel?.querySelector<HTMLElement>(start) : null) ?? panel)?.focus();
+    });
+  };
   const [picker, setPicker] = useState<{ origin: SlashOrigin | null } | null>(null);
   const templates = useTemplates(report?.bucketId ?? null, ws.editable);
   const mayTrace = report ? can('report_trace', report.bucketId) : false;
@@ -147,28 +155,13 @@ export function Workspace({ examId, reportId }: { examId: number; reportId: numb
     canWrite: ws.editable,
     focusField,
     canShowHistory: mayTrace,
-    showHistory: () => {
-      setTab('history');
-      requestAnimationFrame(() => root.current?.querySelector<HTMLElement>('[data-tabpanel="history"]')?.focus());
-    },
+    showHistory: () => showTab('history'),
     canPublish: mayPublish && !dialogOpen,
     openPublish: () => leaveThen(() => navigate(publishDetailPath(examId, reportId))),
     canShowAttachments: mayListAttachments && !dialogOpen,
-    showAttachments: () => {
-      setTab('attachments');
-      requestAnimationFrame(() => {
-        const panel = root.current?.querySelector<HTMLElement>('[data-tabpanel="attachments"]');
-        (panel?.querySelector<HTMLElement>('[data-attachments-start]') ?? panel)?.focus();
-      });
-    },
+    showAttachments: () => showTab('attachments', '[data-attachments-start]'),
     canShare: mayShare && !dialogOpen,
-    openShare: () => {
-      setTab('share');
-      requestAnimationFrame(() => {
-        const panel = root.current?.querySelector<HTMLElement>('[data-tabpanel="share"]');
-        (panel?.querySelector<HTMLElement>('[data-share-start]') ?? panel)?.focus();
-      });
-    },
+    openShare: () => showTab('share', '[data-share-start]'),
   };
   useCommands(reportCommands, commandContext);
 

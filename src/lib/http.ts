@@ -2,6 +2,7 @@ import wretch, { type ConfiguredMiddleware, type WretchError } from 'wretch';
 import type { TokenInfo } from '../../contract/accounts';
 import { SESSION_ENDING_CODES, type ErrorCode } from '../../contract/errors';
 import { HttpError, errorFromBody } from './http/errors';
+import { createRetryGuard, requestKey, type RetryGuard } from './http/retryGuard';
 import { apiBase, omitsBearer, timeoutFor } from './http/rules';
 import { createTokenStore, type KeyValueStorage, type TokenStore } from './tokenStore';
 
@@ -25,6 +26,10 @@ export interface HttpEnv {
   onSessionEnded?: (code: SessionEndingCode) => void;
   /** Core §8: on login, register and forget-password a dead token is cleared silently. */
   isQuietPage?: () => boolean;
+  /** Told when a new token is stored after the old one ended (a re-login): screens may fetch what failed. */
+  onSessionResumed?: () => void;
+  /** The brake on identical failing requests; tests pass one with their own clock. */
+  retryGuard?: RetryGuard;
 }
 
 export interface HttpClient {
@@ -56,14 +61,22 @@ function withQuery(path: string, query: Query | undefined): string {
 export function createHttp(env: HttpEnv): HttpClient {
   const store = createTokenStore(env.storage);
   const base = apiBase(env.prefix ?? '');
+  const guard = env.retryGuard ?? createRetryGuard();
   // "Once": after the first session-ending 401, later ones say nothing new until a new token is stored.
   let armed = true;
+  // The code of the 401 that ended the session, until a new token is stored. Meanwhile requests that need a
+  // token are answered here with that code, without going out: a screen cannot storm the server, and nothing
+  // sent without a token can come back to clear the next one.
+  let endedWith: SessionEndingCode | null = null;
 
   const tokens: TokenStore = {
     read: () => store.read(),
     write(token: TokenInfo) {
       armed = true;
+      const resumed = endedWith !== null;
+      endedWith = null;
       store.write(token);
+      if (resumed) env.onSessionResumed?.();
     },
     clear: () => store.clear(),
   };
@@ -95,8 +108,10 @@ export function createHttp(env: HttpEnv): HttpClient {
 
   function sessionEnded(code: SessionEndingCode, sentToken: string | null) {
     const stored = tokens.read()?.accessToken ?? null;
-    // A 401 for a token that has since been replaced (a new login) belongs to the old session.
-    if (stored !== null && sentToken !== null && stored !== sentToken) return;
+    // Only the token a request carried can be ended by its 401: a request sent with an older token, or with none
+    // while the session was over, must never clear the token a re-login has stored since.
+    if (stored !== sentToken) return;
+    endedWith = code;
     tokens.clear();
     if (!armed) return;
     armed = false;
@@ -120,13 +135,23 @@ export function createHttp(env: HttpEnv): HttpClient {
 
   async function send(method: Method, path: string, body: unknown, options: RequestOptions | undefined): Promise<Response> {
     const target = withQuery(path.replace(/^\/+/, ''), options?.query);
+    if (endedWith && !tokens.read() && !omitsBearer(target, body)) {
+      throw new HttpError(endedWith, 401, 'The session has ended; sign in again');
+    }
+    const key = requestKey(method, target, body);
+    // Awaited only when there is a wait: an ordinary request leaves in the same tick, as callers expect.
+    if (key && guard.delayFor(key) > 0) await guard.before(key, options?.signal);
     const sentToken = tokens.read()?.accessToken ?? null;
     let request = client.url(target);
     if (options?.signal) request = request.options({ signal: options.signal });
     try {
-      return await request.fetch(method, '', body === undefined ? null : body).res();
+      const res = await request.fetch(method, '', body === undefined ? null : body).res();
+      if (key) guard.succeeded(key);
+      return res;
     } catch (err) {
-      throw await toHttpError(err, sentToken);
+      const error = await toHttpError(err, sentToken);
+      if (key && error instanceof HttpError) guard.failed(key);
+      throw error;
     }
   }
 
@@ -156,11 +181,18 @@ export function isSessionEndingError(error: unknown): boolean {
 
 type SessionListener = (code: SessionEndingCode) => void;
 const sessionListeners = new Set<SessionListener>();
+const resumeListeners = new Set<() => void>();
 
 /** The session subscribes here; the HTTP client itself knows nothing about React or the machine. */
 export function onSessionEnded(listener: SessionListener): () => void {
   sessionListeners.add(listener);
   return () => sessionListeners.delete(listener);
+}
+
+/** Screens whose loading failed because the session ended subscribe here to carry on after the re-login. */
+export function onSessionResumed(listener: () => void): () => void {
+  resumeListeners.add(listener);
+  return () => resumeListeners.delete(listener);
 }
 
 /** Core §8: the pages where a dead token is cleared without the "Login expired" modal. */
@@ -177,5 +209,6 @@ export const http: HttpClient = createHttp({
   storage: browserStorage(),
   prefix: import.meta.env?.VITE_API_PREFIX ?? '',
   onSessionEnded: (code) => sessionListeners.forEach((listener) => listener(code)),
+  onSessionResumed: () => resumeListeners.forEach((listener) => listener()),
   isQuietPage: () => typeof location !== 'undefined' && QUIET_PAGES.includes(location.pathname),
 });

@@ -264,3 +264,102 @@ describe('401 with a session-ending code', () => {
     expect(ended).toEqual([]);
   });
 });
+
+describe('a session that ended while requests were under way (the worklist storm)', () => {
+  it('never lets a 401 of a request sent without a token clear the token a re-login stored since', async () => {
+    let release: (r: Response) => void = () => undefined;
+    const storage = memoryStorage({});
+    const http = createHttp({
+      fetch: (() => new Promise<Response>((resolve) => { release = resolve; })) as typeof fetch,
+      storage, onSessionEnded: () => undefined,
+    });
+    const pending = http.get('exams/1').catch(() => undefined); // sent with no token at all
+    http.tokens.write({ accessToken: 'after-relogin', expires: 0, loginType: 'normal' });
+    release(json(401, { code: 'JsonWebTokenError', message: 'No token' }));
+    await pending;
+    expect(storage.getItem(STORAGE_KEYS.accessToken)).toBe('after-relogin');
+  });
+
+  it('answers requests that need a token itself once the session ended, until a new token is stored', async () => {
+    let status = 401;
+    const resumed: number[] = [];
+    const { http, sent } = client({ answer: () => (status === 401 ? json(401, { code: 'JsonWebTokenError', message: 'x' }) : json(200, { ok: true })) });
+    const resumedClient = createHttp({ fetch: (async () => json(200, {})) as typeof fetch, storage: memoryStorage(), onSessionResumed: () => resumed.push(1) });
+    await http.post('exams/page-query', { skip: 0 }).catch(() => undefined);
+    expect(sent).toHaveLength(1);
+    for (let i = 0; i < 50; i++) {
+      await expect(http.post('exams/page-query', { skip: 0 })).rejects.toMatchObject({ code: 'JsonWebTokenError', status: 401 });
+    }
+    expect(sent).toHaveLength(1);
+    // The login call itself goes out (it carries no token).
+    await http.post('accounts/login', { username: 'a', password: 'b' }).catch(() => undefined);
+    expect(sent).toHaveLength(2);
+    status = 200;
+    http.tokens.write({ accessToken: 'tok-2', expires: 0, loginType: 'normal' });
+    await expect(http.post('exams/page-query', { skip: 0 })).resolves.toEqual({ ok: true });
+    expect(sent.at(-1)!.headers.get('authorization')).toBe('Bearer tok-2');
+    resumedClient.tokens.write({ accessToken: 'first', expires: 0, loginType: 'normal' });
+    expect(resumed).toEqual([]); // a first login is no resumption
+  });
+
+  it('tells the screens once when a re-login stores a token after the old one ended', async () => {
+    const resumed: number[] = [];
+    const http = createHttp({
+      fetch: (async () => json(401, { code: 'TokenExpiredError', message: 'x' })) as typeof fetch,
+      storage: memoryStorage({ [STORAGE_KEYS.accessToken]: 'old' }),
+      onSessionResumed: () => resumed.push(1),
+    });
+    await http.get('accounts/me').catch(() => undefined);
+    http.tokens.write({ accessToken: 'new', expires: 0, loginType: 'normal' });
+    http.tokens.write({ accessToken: 'newer', expires: 0, loginType: 'normal' });
+    expect(resumed).toEqual([1]);
+  });
+});
+
+describe('the brake on a request repeated while it fails', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('sends an identical failing request at most a handful of times in a tight loop, then waits longer each time', async () => {
+    const { http, sent } = client({ answer: () => json(500, { code: 'UnknownError', message: 'x' }) });
+    // A screen that asks again the moment the last answer failed, for one second of wall time.
+    let stop = false;
+    const loop = (async () => {
+      while (!stop) await http.post('exams/page-query', { skip: 20 }).catch(() => undefined);
+    })();
+    await vi.advanceTimersByTimeAsync(1_000);
+    stop = true;
+    await vi.advanceTimersByTimeAsync(2_000);
+    await loop;
+    // Three at once, one after 0.5 s, the next not before 1.5 s (it was already waiting when the loop stopped).
+    expect(sent.length).toBeGreaterThanOrEqual(4);
+    expect(sent.length).toBeLessThanOrEqual(5);
+  });
+
+  it('lets other requests and a request that succeeded go at once', async () => {
+    let fail = true;
+    const { http, sent } = client({ answer: () => (fail ? json(503, { code: 'UnknownError', message: 'x' }) : json(200, { ok: true })) });
+    for (let i = 0; i < 3; i++) await http.get('exams/1').catch(() => undefined);
+    expect(sent).toHaveLength(3);
+    await http.get('exams/2').catch(() => undefined); // another request: no wait
+    expect(sent).toHaveLength(4);
+    fail = false;
+    const later = http.get('exams/1');
+    await vi.advanceTimersByTimeAsync(499);
+    expect(sent).toHaveLength(4); // still waiting
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(later).resolves.toEqual({ ok: true });
+    await expect(http.get('exams/1')).resolves.toEqual({ ok: true }); // the streak is forgotten
+    expect(sent).toHaveLength(6);
+  });
+
+  it('gives up the wait when the caller cancels', async () => {
+    const { http, sent } = client({ answer: () => json(500, { code: 'UnknownError', message: 'x' }) });
+    for (let i = 0; i < 3; i++) await http.get('exams/1').catch(() => undefined);
+    const controller = new AbortController();
+    const waiting = http.get('exams/1', { signal: controller.signal });
+    controller.abort();
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+    expect(sent).toHaveLength(3);
+  });
+});

@@ -81,6 +81,32 @@ describe('worklist page cache', () => {
     expect(cache.status).toBe('error');
     expect(cache.total).toBeNull();
   });
+
+  it('does not ask again when the screen re-renders after a failure (the 401 storm), only when it retries', async () => {
+    let fail = true;
+    let calls = 0;
+    const cache = new PageCache<{ id: number }>(async (skip, limit) => {
+      calls += 1;
+      if (fail) throw new Error('401');
+      return { total: 100, items: Array.from({ length: limit }, (_, i) => ({ id: skip + i })) };
+    }, { pageSize: 20 });
+    // The grid asks for its range on every change of the cache, as Grid.tsx's effect does.
+    cache.subscribe(() => cache.ensure(0, 39));
+    cache.ensure(0, 39);
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    expect(cache.status).toBe('error');
+    expect(calls).toBe(1);
+    cache.ensure(40, 79); // the user scrolled or pressed PageDown
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    expect(calls).toBe(1);
+
+    fail = false;
+    cache.retry();
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    expect(cache.status).toBe('ready');
+    expect(cache.rowAt(0)).toEqual({ id: 0 });
+    expect(cache.rowAt(39)).toEqual({ id: 39 });
+  });
 });
 
 describe('worklist case order', () => {

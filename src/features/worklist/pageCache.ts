@@ -23,6 +23,8 @@ export class PageCache<T> {
   private listeners = new Set<() => void>();
   private version = 0;
   private disposed = false;
+  /** The range last asked for, fetched again by retry(). */
+  private wantedRange: [number, number] | null = null;
   private readonly pageSize: number;
   private readonly concurrency: number;
   /** Null until the first page answers. */
@@ -72,9 +74,15 @@ export class PageCache<T> {
     return { offset: first * this.pageSize, rows };
   }
 
-  /** Asks for the rows from `from` to `to` (inclusive); pages already held or under way are not fetched again. */
+  /**
+   * Asks for the rows from `from` to `to` (inclusive); pages already held or under way are not fetched again.
+   * After a failure nothing is fetched until retry(): the screen re-renders on every change of the cache and asks
+   * again, and a failure that asked again at once looped as fast as the server could answer.
+   */
   ensure(from: number, to: number): void {
     if (this.disposed) return;
+    this.wantedRange = [from, to];
+    if (this.status === 'error') return;
     const last = this.total === null ? Math.max(from, 0) : Math.min(to, this.total - 1);
     const firstPage = Math.floor(Math.max(from, 0) / this.pageSize);
     const lastPage = Math.floor(Math.max(last, 0) / this.pageSize);
@@ -91,6 +99,15 @@ export class PageCache<T> {
     }
     this.queue = wanted.filter((page) => !this.inFlight.has(page));
     this.pump();
+  }
+
+  /** Fetches again, after a failure, the range last asked for (the rows already held stay). */
+  retry(): void {
+    if (this.disposed || this.status !== 'error') return;
+    this.status = this.total === null ? 'idle' : 'ready';
+    this.error = null;
+    this.changed();
+    if (this.wantedRange) this.ensure(...this.wantedRange);
   }
 
   /** Forgets every row; the next ensure() fetches again (refresh keeps the positions the screen shows). */

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { EXAM_PAGE_SIZE } from '../../../contract/constants';
 import type { Filter, Sort } from '../../../contract/common';
 import type { ExamPage } from '../../../contract/exams';
-import { http } from '@/lib/http';
+import { http, isSessionEndingError, onSessionResumed } from '@/lib/http';
 import { PageCache } from './pageCache';
 import { viewFilters, viewSorts } from './query';
 import type { ExamRow } from './types';
@@ -51,6 +51,10 @@ export function useExamPages(view: WorklistView, viewKey: string): ExamPages {
   }, [viewKey, round]);
 
   useEffect(() => () => pages.cache.dispose(), [pages]);
+  // Core §8: after the re-login the list carries on where it stopped, with the rows it already had.
+  useEffect(() => onSessionResumed(() => {
+    if (isSessionEndingError(pages.cache.error)) pages.cache.retry();
+  }), [pages]);
   const version = useSyncExternalStore(pages.cache.subscribe, pages.cache.getVersion, pages.cache.getVersion);
   return {
     cache: pages.cache,

@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { loadDomain } from './app/domain';
-import { sessionActor } from './app/session';
+import { loadDomain } from './lib/session/domain';
+import { sessionActor } from './lib/session';
 import { initI18n } from './lib/i18n';
 import { initTheme } from './lib/theme';
 import './styles.css';

@@ -1,7 +1,8 @@
 import { Router } from 'wouter';
 import { Toaster } from '@/lib/toasts';
 import { AppRoutes } from './AppRoutes';
-import { ExpiredModal } from './session/ExpiredModal';
+import { ExpiredModal } from '@/lib/session/ExpiredModal';
+import './slots';
 
 /** History-mode routing, the routes, and the two app-wide overlays: the "Login expired" modal and the toasts. */
 export function App() {

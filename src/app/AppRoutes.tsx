@@ -3,11 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { ScreenErrorBoundary } from '@/features/errors/ScreenErrorBoundary';
 import { Spinner } from '@/ui/Spinner';
-import { Guard } from './Guard';
+import { Guard } from '@/lib/session/Guard';
 import { findRoute } from './routeMatch';
 import { notFoundRoute, routes, type AppRoute } from './routes';
 import { AppShell } from './shell/AppShell';
-import { statusOf, useSessionSelector } from './session';
+import { statusOf, useSessionSelector } from '@/lib/session';
 
 function ScreenFallback() {
   const { t } = useTranslation();

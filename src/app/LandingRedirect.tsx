@@ -1,7 +1,7 @@
 import { Redirect } from 'wouter';
-import { useSession } from './session';
-import { landingPath } from './landing';
-import { isRegistered } from './routeMatch';
+import { useSession } from '@/lib/session';
+import { landingPath } from '@/lib/session/landing';
+import { isRegistered } from '@/lib/session/routeRegistry';
 
 /** The root goes to the landing page of the signed-in account (core §2). */
 export function LandingRedirect() {

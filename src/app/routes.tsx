@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
-import { lazyScreen } from './chunks';
+import { lazyScreen } from '@/lib/session/chunks';
+import { registerRoutePaths } from '@/lib/session/routeRegistry';
 import { LandingRedirect } from './LandingRedirect';
 
 /** 'auth' routes need a live session (core §2 guard); 'public' ones are open to anyone. */
@@ -48,6 +49,9 @@ export const routes: AppRoute[] = [
   { path: '/401', access: 'public', layout: 'auto', screen: lazyScreen(() => import('@/features/errors/UnauthorizedPage')) },
   { path: '/404', access: 'public', layout: 'auto', screen: lazyScreen(() => import('@/features/errors/NotFoundPage')) },
 ];
+
+// Shared code and features ask lib/session/routeRegistry whether a screen exists; the table tells it here.
+registerRoutePaths(routes.map((route) => route.path));
 
 /** Shown for any path no route matches (core §2 catch-all). */
 export const notFoundRoute: AppRoute = {

@@ -5,7 +5,7 @@ import type { LoginResult, Permissions, TokenInfo, User } from '../../contract/a
 import { STORAGE_KEYS } from '../../contract/constants';
 import type { Group } from '../../contract/domain';
 import { sessionMachine, type SessionInput } from '../../machines/session';
-import { createSession } from '../../src/app/session/controller';
+import { createSession } from '../../src/lib/session/controller';
 import { createHttp, type SessionEndingCode } from '../../src/lib/http';
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ChunkLoadError, loadChunk } from '../../src/app/chunks';
+import { ChunkLoadError, loadChunk } from '../../src/lib/session/chunks';
 
 describe('loading a screen chunk (core §8, §9)', () => {
   beforeEach(() => vi.useFakeTimers());

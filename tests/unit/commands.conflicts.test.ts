@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../contract/constants';
-import { commandCatalog, scopesTogether } from '@/lib/commands/catalog';
+import { commandCatalog, scopesTogether } from '@/app/commandCatalog';
 import { describeConflict, findConflicts, findDuplicateIds, type KeyedCommand } from '@/lib/commands';
 
 const allCommands = Object.values(commandCatalog).flat();

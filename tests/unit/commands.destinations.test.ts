@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { VisibleEntry } from '@/app/shell/navEntries';
+import type { VisibleEntry } from '@/lib/session/navEntries';
 import { bindCommands } from '@/lib/commands';
 import { destinationCommands } from '@/features/palette/destinations';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Permissions } from '../../contract/accounts';
 import type { Action } from '../../contract/actions';
-import { afterLoginPath, landingPath } from '../../src/app/landing';
+import { afterLoginPath, landingPath } from '../../src/lib/session/landing';
 
 const grant = (...actions: Action[]): Permissions => ({ '7': { type: 1, actions } });
 const everything = () => true;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Group } from '../../contract/domain';
-import { visibleEntries } from '../../src/app/shell/navEntries';
+import { visibleEntries } from '../../src/lib/session/navEntries';
 
 const group = (flags: Partial<Group>): Group => ({
   id: 3, accessLevel: 0, displayName: 'G', domainName: null, openTelemed: false, enableRegistry: false, enableStat: false,

@@ -8,7 +8,7 @@ import type { User } from '../../contract/accounts';
 import { CONSULTATION_POLL_MS, STORAGE_KEYS } from '../../contract/constants';
 import type { ConsultationListItem } from '../../contract/consultations';
 import type { Group } from '../../contract/domain';
-import type { SessionStatus } from '@/app/session';
+import type { SessionStatus } from '@/lib/session';
 import { NotifyPolling } from '@/features/notify/NotifyPolling';
 import { notifySounds } from '@/features/notify/sounds';
 import { HttpError } from '@/lib/http';
@@ -24,7 +24,7 @@ const state = vi.hoisted(() => ({
   posts: [] as { path: string; body: unknown }[],
   answer: (_path: string): Promise<unknown> => Promise.resolve({ items: [], total: 0 }),
 }));
-vi.mock('@/app/session', () => ({ useSession: () => state.session }));
+vi.mock('@/lib/session', () => ({ useSession: () => state.session }));
 vi.mock('@/lib/http', async (original) => ({
   ...(await original<object>()),
   http: {

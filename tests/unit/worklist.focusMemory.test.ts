@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { resetModuleState } from '@/app/session/moduleState';
+import { resetModuleState } from '@/lib/session/moduleState';
 import { recallFocus, rememberFocus } from '@/features/worklist/focusMemory';
 
 describe('the worklist row remembered for coming back', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from '../../contract/common';
 import type { ReportView } from '../../contract/reports';
-import { resetModuleState } from '@/app/session/moduleState';
-import { primeReport, takePrimedReport } from '@/features/report/primed';
-import { casePath, neighbourCase, noteCurrentCase, publishCaseOrder, readCaseOrder, worklistReturnPath, type CaseEntry, type PageFetcher } from '@/features/worklist/caseOrder';
+import { resetModuleState } from '@/lib/session/moduleState';
+import { primeReport, takePrimedReport } from '@/lib/cases/primed';
+import { casePath, neighbourCase, noteCurrentCase, publishCaseOrder, readCaseOrder, worklistReturnPath, type CaseEntry, type PageFetcher } from '@/lib/cases/caseOrder';
 import { PageCache } from '@/features/worklist/pageCache';
 
 function memory() {

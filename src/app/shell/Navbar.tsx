@@ -3,11 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { ChevronDownIcon, ExternalIcon } from '@/ui/icons';
 import { Menu } from '@/ui/Menu';
-import { useSession } from '../session';
-import { isRegistered } from '../routeMatch';
-import { LanguageSwitch } from './LanguageSwitch';
-import { ThemeToggle } from './ThemeToggle';
-import { visibleEntries } from './navEntries';
+import { useSession } from '@/lib/session';
+import { isRegistered } from '@/lib/session/routeRegistry';
+import { LanguageSwitch } from '@/ui/LanguageSwitch';
+import { ThemeToggle } from '@/ui/ThemeToggle';
+import { visibleEntries } from '@/lib/session/navEntries';
 
 function isActive(location: string, href: string) {
   return location === href || location.startsWith(`${href}/`);

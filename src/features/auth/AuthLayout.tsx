@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { useDomain } from '@/app/domain';
-import { LanguageSwitch } from '@/app/shell/LanguageSwitch';
-import { ThemeToggle } from '@/app/shell/ThemeToggle';
+import { useDomain } from '@/lib/session/domain';
+import { LanguageSwitch } from '@/ui/LanguageSwitch';
+import { ThemeToggle } from '@/ui/ThemeToggle';
 import { useTranslation } from 'react-i18next';
 
 /** The calm frame of the sign-in pages: the domain's name, one card, language and theme in the corner. */

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { useDomain } from '@/app/domain';
+import { useDomain } from '@/lib/session/domain';
 import { AuthLayout } from './AuthLayout';
 
 /**

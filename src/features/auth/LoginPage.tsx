@@ -1,10 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
-import { useDomain } from '@/app/domain';
-import { afterLoginPath, landingPath } from '@/app/landing';
-import { isRegistered } from '@/app/routeMatch';
-import { sessionActor, statusOf, useSessionSelector } from '@/app/session';
+import { useDomain } from '@/lib/session/domain';
+import { afterLoginPath, landingPath } from '@/lib/session/landing';
+import { isRegistered } from '@/lib/session/routeRegistry';
+import { sessionActor, statusOf, useSessionSelector } from '@/lib/session';
 import { firstProblem, problemText, required, type Problem } from '@/lib/validation';
 import { TextField } from '@/ui/TextField';
 import { AuthLayout } from './AuthLayout';

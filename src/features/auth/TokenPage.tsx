@@ -1,9 +1,9 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
-import { landingPath } from '@/app/landing';
-import { isRegistered } from '@/app/routeMatch';
-import { sessionActor, statusOf, useSessionSelector } from '@/app/session';
+import { landingPath } from '@/lib/session/landing';
+import { isRegistered } from '@/lib/session/routeRegistry';
+import { sessionActor, statusOf, useSessionSelector } from '@/lib/session';
 import { Alert } from '@/ui/Alert';
 import { Spinner } from '@/ui/Spinner';
 import { AuthLayout } from './AuthLayout';

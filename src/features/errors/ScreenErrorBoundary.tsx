@@ -1,6 +1,6 @@
 import { Component, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isChunkLoadError } from '@/app/chunks';
+import { isChunkLoadError } from '@/lib/session/chunks';
 import { ErrorPage } from './ErrorPage';
 
 function Reload() {

@@ -4,14 +4,13 @@ import { Link } from 'wouter';
 import { PAST_EXAMS_MAX } from '../../../contract/constants';
 import type { ExamDetail, ExamListItem } from '../../../contract/exams';
 import type { KeyImage } from '../../../contract/images';
-import { isRegistered } from '@/app/routeMatch';
-import { useSession } from '@/app/session';
+import { useSession } from '@/lib/session';
 import { errorText } from '@/lib/errorText';
 import { http } from '@/lib/http';
 import { Spinner } from '@/ui/Spinner';
-import { casePath } from '@/features/worklist/caseOrder';
-import { ReportHistory } from '@/features/report/trace/ReportHistory';
-import { SourceCell, StatusBadge, UrgentMark, sexAge } from '@/features/worklist/cells';
+import { casePath } from '@/lib/cases/caseOrder';
+import { ReportHistory } from '@/features/report';
+import { SourceCell, StatusBadge, UrgentMark, sexAge } from '@/ui/examCells';
 import { formatDateTime } from '@/lib/format';
 import { FilmSharePanel } from './FilmSharePanel';
 import { StudyPackagePanel } from './StudyPackagePanel';
@@ -61,8 +60,6 @@ export default function ExamDrawer({ examId, onClose }: { examId: number; onClos
   const [failure, setFailure] = useState<string | null>(null);
 
   const exam = detail.state === 'ready' ? detail.data.exam : null;
-  const workspace = isRegistered('/studies/1/reports/1');
-  const viewer = isRegistered('/viewer/1');
   const canWrite = exam ? session.can('report_upsert', exam.bucketId) || session.can('report_assign', exam.bucketId) : false;
 
   async function startReport(target: ExamListItem) {
@@ -113,13 +110,13 @@ export default function ExamDrawer({ examId, onClose }: { examId: number; onClos
                 <Fact label={t('examDetail.assignee')}>{exam.assigneeName}</Fact>
               </dl>
               <div className="mt-3 flex flex-wrap gap-2">
-                {workspace && exam.reportId && !exam.deletedTime && (
+                {exam.reportId && !exam.deletedTime && (
                   <Link href={`/studies/${exam.id}/reports/${exam.reportId}`} className="btn btn-primary h-7 text-[13px]">{t('examDetail.openReport')}</Link>
                 )}
-                {workspace && !exam.reportId && canWrite && !exam.deletedTime && (
+                {!exam.reportId && canWrite && !exam.deletedTime && (
                   <button type="button" className="btn btn-primary h-7 text-[13px]" onClick={() => void startReport(exam)}>{t('examDetail.writeReport')}</button>
                 )}
-                {viewer && exam.hasImage && (
+                {exam.hasImage && (
                   <a href={`/viewer/${exam.id}`} target="_blank" rel="noopener" className="btn h-7 text-[13px]">{t('examDetail.viewImages')}</a>
                 )}
               </div>
@@ -141,9 +138,7 @@ export default function ExamDrawer({ examId, onClose }: { examId: number; onClos
                         <span className="ml-auto text-xs text-fg-muted tabular-nums">{formatDateTime(report.approvedTime ?? report.savedTime ?? report.created)}</span>
                       </div>
                       <div className="mt-1 flex gap-3 text-xs">
-                        {workspace && (
-                          <Link href={`/studies/${report.examId}/reports/${report.id}`} className="link">{t('examDetail.openReport')}</Link>
-                        )}
+                        <Link href={`/studies/${report.examId}/reports/${report.id}`} className="link">{t('examDetail.openReport')}</Link>
                         {session.can('report_trace', exam.bucketId) && (
                           <button type="button" className="link" aria-expanded={openTrace === report.id} onClick={() => setOpenTrace(openTrace === report.id ? null : report.id)}>
                             {t('examDetail.trace.title')}
@@ -193,7 +188,7 @@ export default function ExamDrawer({ examId, onClose }: { examId: number; onClos
                       <span className="w-9 font-medium">{item.modality}</span>
                       <span className="min-w-0 flex-1 truncate">{item.bodyPart ?? item.studyDescription ?? ''}</span>
                       <StatusBadge status={item.reportStatus} t={t} />
-                      {workspace && item.reportId && (
+                      {item.reportId && (
                         <Link href={`/studies/${item.id}/reports/${item.reportId}`} className="link text-xs">{t('examDetail.openReport')}</Link>
                       )}
                     </li>

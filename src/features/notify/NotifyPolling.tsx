@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '@/app/session';
+import { useSession } from '@/lib/session';
 import { http, isHttpError } from '@/lib/http';
 import { toasts } from '@/lib/toasts';
 import { consultationFeed, examFeed } from './feeds';

@@ -1,5 +1,5 @@
 import type { CommandSpec } from '@/lib/commands';
-import type { VisibleEntry } from '@/app/shell/navEntries';
+import type { VisibleEntry } from '@/lib/session/navEntries';
 
 export interface DestinationContext {
   navigate(path: string): void;

@@ -1,9 +1,9 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { landingPath } from '@/app/landing';
-import { isRegistered } from '@/app/routeMatch';
-import { navigate, statusOf, useSession, useSessionSelector } from '@/app/session';
-import { visibleEntries } from '@/app/shell/navEntries';
+import { landingPath } from '@/lib/session/landing';
+import { isRegistered } from '@/lib/session/routeRegistry';
+import { navigate, statusOf, useSession, useSessionSelector } from '@/lib/session';
+import { visibleEntries } from '@/lib/session/navEntries';
 import { useCommands } from '@/lib/commands';
 import { currentLanguage, isLanguage, setLanguage } from '@/lib/i18n';
 import { useTheme } from '@/lib/theme';

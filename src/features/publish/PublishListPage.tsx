@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
 import type { MyOrganization } from '../../../contract/accounts';
 import type { Publication } from '../../../contract/shares';
-import { navigate, useSession } from '@/app/session';
+import { navigate, useSession } from '@/lib/session';
 import { CommandScope, useCommands } from '@/lib/commands';
 import { errorText } from '@/lib/errorText';
 import { isSessionEndingError } from '@/lib/http';

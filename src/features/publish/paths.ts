@@ -1,6 +1,6 @@
-/** Where the publishing desk lives (core §2: /report-publish and /report-publish/detail?examId&reportId). */
-export const PUBLISH_LIST = '/report-publish';
-export const PUBLISH_DETAIL = '/report-publish/detail';
+import { PUBLISH_LIST } from '@/lib/paths';
+
+export { PUBLISH_DETAIL, PUBLISH_LIST, publishDetailPath } from '@/lib/paths';
 
 /** The list of one organisation's publications, at a page (`skip` rows in). */
 export function publishListPath(bucketId?: number | null, skip = 0): string {
@@ -9,11 +9,6 @@ export function publishListPath(bucketId?: number | null, skip = 0): string {
   if (skip > 0) query.set('skip', String(skip));
   const qs = query.toString();
   return qs ? `${PUBLISH_LIST}?${qs}` : PUBLISH_LIST;
-}
-
-/** One report's publishing page. */
-export function publishDetailPath(examId: number, reportId: number): string {
-  return `${PUBLISH_DETAIL}?examId=${examId}&reportId=${reportId}`;
 }
 
 /** A positive integer id from the query, or null for a missing or broken one. */

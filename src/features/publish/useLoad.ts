@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { registerModuleReset } from '@/app/session';
+import { registerModuleReset } from '@/lib/session';
 
 /**
  * A call run whenever its key changes (null: not yet) or `reload()` is asked. While a new answer is on its way

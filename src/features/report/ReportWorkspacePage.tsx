@@ -1,5 +1,5 @@
 import { useParams } from 'wouter';
-import NotFoundPage from '@/features/errors/NotFoundPage';
+import { NotFoundPage } from '@/features/errors';
 import { Workspace } from './workspace/Workspace';
 
 /** Route /studies/:examId/reports/:reportId. Keyed by the report, so moving to the next case starts clean. */

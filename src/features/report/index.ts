@@ -9,4 +9,4 @@ export { ReportHistory } from './trace/ReportHistory';
 export { ReportHtml } from './editor/ReportHtml';
 export { cleanReportHtml } from './model/sanitize';
 export { StatusChip } from './workspace/StatusChip';
-export { printPath, reportPath } from './paths';
+

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../../contract/accounts';
-import { sessionActor, useSession } from '@/app/session';
+import { sessionActor, useSession } from '@/lib/session';
 import { errorText } from '@/lib/errorText';
 import { http, isSessionEndingError } from '@/lib/http';
 import { toasts } from '@/lib/toasts';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { isRegistered } from '@/app/routeMatch';
+import { isRegistered } from '@/lib/session/routeRegistry';
 import { SETTINGS_SECTIONS } from './sections';
 
 /** Settings pages: a narrow list of sections at the left, the section at the right. */

@@ -4,7 +4,7 @@ import { useParams } from 'wouter';
 import type { FilmView as Film } from '../../../contract/shares';
 import { FilmAccessForm } from './FilmAccessForm';
 import { FilmView } from './FilmView';
-import { PublicFrame } from './PublicFrame';
+import { PublicFrame } from '@/ui/PublicFrame';
 
 /** /sf/{link}: an electronic film; the code printed with it opens it. */
 export default function FilmPage() {

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { FilmView as Film } from '../../../contract/shares';
 import { FilmAccessForm } from './FilmAccessForm';
 import { FilmView } from './FilmView';
-import { PublicFrame } from './PublicFrame';
+import { PublicFrame } from '@/ui/PublicFrame';
 
 /** /efilm/query: an electronic film found by the patient ID and the code printed with the film. */
 export default function FilmQueryPage() {

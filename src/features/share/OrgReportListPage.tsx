@@ -7,7 +7,7 @@ import { http, isHttpError } from '@/lib/http';
 import { Alert } from '@/ui/Alert';
 import { Spinner } from '@/ui/Spinner';
 import { TextField } from '@/ui/TextField';
-import { PublicFrame } from './PublicFrame';
+import { PublicFrame } from '@/ui/PublicFrame';
 import { ReportList } from './ReportList';
 import { usePublicCall } from './usePublicCall';
 

@@ -5,7 +5,7 @@ import { errorText } from '@/lib/errorText';
 import { http, isHttpError } from '@/lib/http';
 import { Alert } from '@/ui/Alert';
 import { Spinner } from '@/ui/Spinner';
-import { PublicFrame } from './PublicFrame';
+import { PublicFrame } from '@/ui/PublicFrame';
 import { ReportList } from './ReportList';
 import { usePublicCall } from './usePublicCall';
 

@@ -4,7 +4,7 @@ import { codeText } from './codeText';
 import { useSearch } from 'wouter';
 import { POLICY_LIMITS } from '../../../contract/files';
 import type { ReportAttachment } from '../../../contract/images';
-import { PublicFrame } from '@/features/share';
+import { PublicFrame } from '@/ui/PublicFrame';
 import { errorText } from '@/lib/errorText';
 import { isHttpError } from '@/lib/http';
 import { Alert } from '@/ui/Alert';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
-import { PublicFrame } from '@/features/share';
+import { PublicFrame } from '@/ui/PublicFrame';
 import { errorText } from '@/lib/errorText';
 import { Alert } from '@/ui/Alert';
 import { Spinner } from '@/ui/Spinner';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { navigate, useSession } from '@/app/session';
+import { navigate, useSession } from '@/lib/session';
 import { useCommands } from '@/lib/commands';
 import { UploadIcon } from '@/ui/icons';
 import { uploadCommands, type UploadCommandContext } from './commands';

@@ -1,6 +1,6 @@
 import { Suspense, lazy } from 'react';
 import { useTranslation } from 'react-i18next';
-import { loadChunk } from '@/app/chunks';
+import { loadChunk } from '@/lib/session/chunks';
 import { Spinner } from '@/ui/Spinner';
 import type { StudyViewerProps } from './types';
 

@@ -1,7 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { KEY_IMAGES_MAX, KEY_IMAGE_MAX_BYTES } from '../../../contract/constants';
 import type { KeyImage } from '../../../contract/images';
-import { registerModuleReset } from '@/app/session';
+import { registerModuleReset } from '@/lib/session';
 import { HttpError, http } from '@/lib/http';
 
 /**

@@ -2,8 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRe
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { EXAM_EXPORT_MAX } from '../../../contract/constants';
-import { isRegistered } from '@/app/routeMatch';
-import { useSession } from '@/app/session';
+import { useSession } from '@/lib/session';
 import { CommandScope, useCommands } from '@/lib/commands';
 import { errorText } from '@/lib/errorText';
 import { isSessionEndingError } from '@/lib/http';
@@ -11,7 +10,7 @@ import { toasts } from '@/lib/toasts';
 import { Alert } from '@/ui/Alert';
 import { Spinner } from '@/ui/Spinner';
 import { AdvancedSearch } from './AdvancedSearch';
-import { casePath, publishCaseOrder, readCaseOrder } from './caseOrder';
+import { casePath, publishCaseOrder, readCaseOrder } from '@/lib/cases/caseOrder';
 import { useColourRules } from './useColourRules';
 import { useColumnPrefs } from './columnPrefs';
 import { worklistCommands, type WorklistCtx } from './commands';
@@ -25,7 +24,7 @@ import { useExamPages } from './useExamPages';
 import { useMinuteClock } from './useMinuteClock';
 import { clearedView, hasFilters, parseView, viewToSearch, type QuickModality, type WorklistView } from './view';
 
-const ExamDrawer = lazy(() => import('@/features/examDetail/ExamDrawer'));
+const ExamDrawer = lazy(() => import('@/features/examDetail'));
 
 /** The drawer's exam lives in the URL too (`exam=`), so a shared link opens it; it is not a filter. */
 function detailOf(search: string): number | null {
@@ -97,12 +96,11 @@ export default function WorklistPage() {
   }, [total]);
 
   const canWrite = (exam: ExamRow) => session.can('report_upsert', exam.bucketId) || session.can('report_assign', exam.bucketId);
-  const workspaceExists = isRegistered('/studies/1/reports/1');
 
   async function open() {
     const exam = cache.rowAt(focusIndex);
     if (!exam) return;
-    if (exam.deletedTime || !workspaceExists || (!exam.reportId && !canWrite(exam))) {
+    if (exam.deletedTime || (!exam.reportId && !canWrite(exam))) {
       setDetail(exam.id);
       return;
     }

@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
-import { SourceCell, StatusBadge, UrgentMark, WaitCell, formatExamTime, sexAge } from './cells';
+import { SourceCell, StatusBadge, UrgentMark, sexAge } from '@/ui/examCells';
+import { WaitCell, formatExamTime } from './cells';
 import type { ExamRow } from './types';
 import type { SortField } from './view';
 

@@ -2,7 +2,7 @@
  * Which row of which view had the focus, in sessionStorage, so coming back to the worklist (Esc in the workspace,
  * Back, a reload) lands on the same row. Keyed by the view's query: another view starts at its top.
  */
-import { registerModuleReset } from '@/app/session/moduleState';
+import { registerModuleReset } from '@/lib/session/moduleState';
 
 const KEY = 'worklist.focus';
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { TemplateNode } from '../../../../contract/reports';
-import { registerModuleReset } from '@/app/session';
+import { registerModuleReset } from '@/lib/session';
 import { reportApi } from '../api';
 
 /**

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useState, type ComponentType, type LazyExoticComponent } from 'react';
+import { Suspense, useEffect, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { KeyImage } from '../../../../contract/images';
 import { KEY_IMAGES_MAX } from '../../../../contract/constants';
@@ -6,9 +6,9 @@ import { http } from '@/lib/http';
 import { Spinner } from '@/ui/Spinner';
 
 /**
- * The workspace's slots for the image viewer and key-image capture, which the viewer feature provides.
- * Filling one is one line here, e.g.
- *   keyImages: lazy(() => import('@/features/viewer/KeyImagesPanel')),
+ * The workspace's slots for the image viewer and key-image capture, which the viewer feature provides. The app
+ * fills them (src/app/slots.ts), so the report feature never imports the viewer, e.g.
+ *   workspaceSlots.keyImages = lazy(() => import('@/features/viewer/KeyImagesPanel'));
  * The component gets the report and exam ids and whether the report may change now (key images follow the
  * report machine's save rule on the server). Unfilled, the key-image slot lists the report's key images
  * read-only from GET reports/{id}/images, and the viewer slot takes no room at all.
@@ -21,10 +21,7 @@ export interface WorkspaceSlotProps {
 
 type Slot = LazyExoticComponent<ComponentType<WorkspaceSlotProps>> | ComponentType<WorkspaceSlotProps>;
 
-export const workspaceSlots: { viewer?: Slot; keyImages?: Slot } = {
-  viewer: lazy(() => import('@/features/viewer/WorkspaceViewer')),
-  keyImages: lazy(() => import('@/features/viewer/KeyImagesPanel')),
-};
+export const workspaceSlots: { viewer?: Slot; keyImages?: Slot } = {};
 
 export function ViewerSlot(props: WorkspaceSlotProps) {
   const { t } = useTranslation();

@@ -16,7 +16,7 @@ import { draftOffer, drafts, type DraftOffer } from '../model/draftStore';
 import { fieldProblems, fieldsOf, payloadOf, sameFields, type FieldProblem, type ReportFields } from '../model/fields';
 import { applyAnswer, type AnsweredAction } from '../model/localUpdate';
 import { cleanReportHtml } from '../model/sanitize';
-import { takePrimedReport } from '../primed';
+import { takePrimedReport } from '@/lib/cases/primed';
 
 /** The fields beside the two editors, kept in React state (they re-render only their panel). */
 export type SideFields = Omit<ReportFields, 'finding' | 'diagnosis'>;

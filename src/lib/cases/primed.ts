@@ -1,5 +1,5 @@
 import type { ReportView } from '../../../contract/reports';
-import { registerModuleReset } from '@/app/session/moduleState';
+import { registerModuleReset } from '@/lib/session/moduleState';
 
 /**
  * A report view handed from the screen that opens a case to the workspace that shows it. Opening an unreported

@@ -2,7 +2,7 @@ import { createActor, type ActorRefFrom } from 'xstate';
 import type { LoginInput, LoginResult, Permissions, User } from '../../../contract/accounts';
 import type { Group } from '../../../contract/domain';
 import { sessionMachine, type SessionError } from '../../../machines/session';
-import { isHttpError, type HttpClient, type SessionEndingCode } from '../../lib/http';
+import { isHttpError, type HttpClient, type SessionEndingCode } from '../http';
 
 export type SessionActor = ActorRefFrom<typeof sessionMachine>;
 

@@ -1,4 +1,4 @@
-import type { Permissions } from '../../contract/accounts';
+import type { Permissions } from '../../../contract/accounts';
 
 /**
  * Core §2: /studies when any permitted action contains "exam" or "report"; otherwise /registry when

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDomain } from '@/app/domain';
-import { LanguageSwitch } from '@/app/shell/LanguageSwitch';
-import { ThemeToggle } from '@/app/shell/ThemeToggle';
+import { useDomain } from '@/lib/session/domain';
+import { LanguageSwitch } from '@/ui/LanguageSwitch';
+import { ThemeToggle } from '@/ui/ThemeToggle';
 import { useKeyBindings } from '@/lib/commands';
 
 /**

@@ -4,7 +4,7 @@ import { uploadCommands } from '@/features/upload/commands';
 import { worklistCommands } from '@/features/worklist/commands';
 import { printCommands, reportCommands } from '@/features/report/commands';
 import { publishDetailCommands, publishListCommands } from '@/features/publish/commands';
-import type { CommandSpec } from './types';
+import type { CommandSpec } from '@/lib/commands';
 
 /**
  * Every command list of the app, as data. Only tests import this (the conflict check and the locale check):

@@ -3,7 +3,7 @@ import { useCallback, useMemo } from 'react';
 import type { Permissions, User } from '../../../contract/accounts';
 import type { Action } from '../../../contract/actions';
 import type { DomainInfo, Group } from '../../../contract/domain';
-import { useDomain } from '../domain';
+import { useDomain } from './domain';
 import { navigate, sessionActor } from './instance';
 
 export type SessionStatus =

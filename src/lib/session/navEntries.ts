@@ -1,7 +1,7 @@
 import type { ParseKeys } from 'i18next';
 import type { Permissions } from '../../../contract/accounts';
 import type { Group } from '../../../contract/domain';
-import { can } from '../session/useSession';
+import { can } from './useSession';
 
 export interface NavContext {
   permissions: Permissions | null;

@@ -5,7 +5,7 @@ import { Spinner } from '@/ui/Spinner';
 import { Alert } from '@/ui/Alert';
 import { errorText } from '@/lib/errorText';
 import { HttpError } from '@/lib/http';
-import { loginUrl, sessionActor, useSessionSelector, statusOf } from './session';
+import { loginUrl, sessionActor, useSessionSelector, statusOf } from '.';
 
 /**
  * Core §2 guard: without a session, a protected route goes to /login?redirect=<full path>. The

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { DomainInfo } from '../../contract/domain';
+import type { DomainInfo } from '../../../contract/domain';
 import { http } from '@/lib/http';
 
 let domain: DomainInfo | null = null;

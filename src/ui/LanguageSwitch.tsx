@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES } from '../../../contract/constants';
+import { LANGUAGES } from '../../contract/constants';
 import { currentLanguage, isLanguage, setLanguage } from '@/lib/i18n';
 import { GlobeIcon } from '@/ui/icons';
 

@@ -15,8 +15,8 @@
 import { EXAM_PAGE_SIZE } from '../../../contract/constants';
 import type { Filter, Page, Sort } from '../../../contract/common';
 import type { ReportView } from '../../../contract/reports';
-import { primeReport } from '@/features/report/primed';
-import { registerModuleReset } from '@/app/session/moduleState';
+import { primeReport } from '@/lib/cases/primed';
+import { registerModuleReset } from '@/lib/session/moduleState';
 import { http } from '@/lib/http';
 
 export interface CaseEntry {

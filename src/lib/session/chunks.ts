@@ -1,5 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { CHUNK_LOAD_TIMEOUT_MS } from '../../contract/constants';
+import { CHUNK_LOAD_TIMEOUT_MS } from '../../../contract/constants';
 
 export type ChunkErrorCode = 'ChunkLoadError' | 'CSS_CHUNK_LOAD_FAILED';
 

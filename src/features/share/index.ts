@@ -1,1 +1,0 @@
-export { PublicFrame } from './PublicFrame';

@@ -138,6 +138,12 @@ export interface ExamListItem {
   reportStatus: ReportStatus;
   reportCreatorId: number | null;
   reportCreatorName: string | null;
+  /**
+   * Whether the asking account can write this exam's report now: the report machine's answer for it (save allowed:
+   * not another's lock or draft, not recalled or advised to someone else…), or, with no report yet, whether it may
+   * start one. The worklist's "next case I can report" walks this.
+   */
+  canWrite: boolean;
   /** The current report's positive flag (a colour-rule input). */
   reportPositive: boolean | null;
   examTime: string;

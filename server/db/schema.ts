@@ -211,6 +211,8 @@ export const exams = pgTable('exams', {
   index('exams_live_bucket_order_idx').on(t.bucketId, t.created, t.id).where(sql`${t.deletedTime} is null`),
   index('exams_live_bucket_modality_created_idx').on(t.bucketId, t.modality, t.created, t.id).where(sql`${t.deletedTime} is null`),
   index('exams_live_bucket_exam_time_idx').on(t.bucketId, t.examTime, t.id).where(sql`${t.deletedTime} is null`),
+  // The worklist's default order since it is a column people see: latest exam time first, read backwards.
+  index('exams_live_exam_time_idx').on(t.examTime, t.id, t.bucketId, ...worklistFilterColumns(t)).where(sql`${t.deletedTime} is null`),
   // "My tasks" and the reporter filter: few rows per account among a million.
   index('exams_live_assignee_idx').on(t.assigneeId, t.created, t.id).where(sql`${t.deletedTime} is null and ${t.assigneeId} is not null`),
   index('exams_live_report_creator_idx').on(t.reportCreatorId, t.created, t.id).where(sql`${t.deletedTime} is null and ${t.reportCreatorId} is not null`),

@@ -2,7 +2,10 @@ import { eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { ExamListItem, ReportSource } from '../../contract/exams';
 import type { ReportStatus } from '../../contract/reports';
+import { isAllowed } from '../../machines/reportTransitions';
+import type { Access } from '../access/access';
 import { accounts, buckets, exams, reports } from '../db/schema';
+import { actorIn, stateFromRow, type ReportFacts } from '../reports/load';
 
 export const reportCreator = alias(accounts, 'report_creator');
 export const assignee = alias(accounts, 'assignee');
@@ -14,6 +17,12 @@ export const listColumns = {
   reportCreatorName: reportCreator.name,
   assigneeName: assignee.name,
   reportPositive: reports.positive,
+  /** The current report's facts the machine reads, to say whether the caller can write it. */
+  report: {
+    status: reports.status, deletedTime: reports.deletedTime, creatorId: reports.creatorId, assigneeId: reports.assigneeId,
+    lockedById: reports.lockedById, allowAdvisorEdit: reports.allowAdvisorEdit, syncPending: reports.syncPending,
+    syncStopped: reports.syncStopped, sourceBucketId: reports.sourceBucketId, bucketId: reports.bucketId,
+  },
 };
 
 type ExamRow = typeof exams.$inferSelect;
@@ -23,6 +32,8 @@ export interface ListRow {
   reportCreatorName: string | null;
   assigneeName: string | null;
   reportPositive: boolean | null;
+  /** Null, or a record of nulls, when the exam has no report. */
+  report: { [K in keyof ReportFacts]: ReportFacts[K] | null } | null;
 }
 
 /** The joins that go with listColumns; every one is by primary key, so they cost a few lookups per row. */
@@ -40,7 +51,21 @@ export function reportSourceOf(e: Pick<ExamRow, 'teleMedFlag' | 'isRemoteReportR
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function toListItem(row: ListRow): ExamListItem {
+/**
+ * The report machine's answer to "can this account write this exam's report now" (save allowed), or with no report,
+ * whether it may start one (report_upsert, as POST exams/{id}/reports asks). Deleted exams are never writable.
+ */
+export function canWriteRow(row: Pick<ListRow, 'exam' | 'report'>, access: Access | null): boolean {
+  const e = row.exam;
+  if (!access || e.deletedTime) return false;
+  const actor = actorIn(access, e.bucketId);
+  const facts = row.report;
+  if (e.reportId === null || !facts || facts.status === null) return actor.actions.includes('report_upsert');
+  return isAllowed(stateFromRow(facts as ReportFacts, e), actor, 'save');
+}
+
+/** A worklist row; `access` is the asking account's, for `canWrite` (false without it). */
+export function toListItem(row: ListRow, access: Access | null = null): ExamListItem {
   const e = row.exam;
   return {
     id: e.id,
@@ -89,6 +114,7 @@ export function toListItem(row: ListRow): ExamListItem {
     reportCreatorId: e.reportCreatorId,
     reportCreatorName: row.reportCreatorName,
     reportPositive: e.reportId === null ? null : row.reportPositive,
+    canWrite: canWriteRow(row, access),
     examTime: e.examTime.toISOString(),
     uploadTime: iso(e.uploadTime),
     created: e.created.toISOString(),

@@ -7,6 +7,7 @@ import { buckets, exams, reports } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { cachedEstimate } from './estimate';
 import { compileFilters, reportStatusExpr, viewCondition } from './filters';
+import type { Access } from '../access/access';
 import { assignee, joins, listColumns, reportCreator, toListItem, type ListRow } from './present';
 import { planReportText } from './textSearch';
 
@@ -82,7 +83,7 @@ export async function buildQuery(db: Db, scope: readonly number[], input: { filt
  * One page. The ids are found first by the indexes alone (a deep page skips index entries, not table rows),
  * then only the page's rows are read with their joins.
  */
-export async function pageOf(db: Db, q: ExamQuery, skip: number, limit: number): Promise<ExamListItem[]> {
+export async function pageOf(db: Db, q: ExamQuery, skip: number, limit: number, access: Access | null = null): Promise<ExamListItem[]> {
   const page = db.select({ id: exams.id }).from(exams).where(q.where).orderBy(...q.orderBy).limit(limit).offset(skip).as('page');
   const rows = await db.select(listColumns).from(exams)
     .innerJoin(page, eq(page.id, exams.id))
@@ -91,7 +92,7 @@ export async function pageOf(db: Db, q: ExamQuery, skip: number, limit: number):
     .leftJoin(assignee, joins.assignee)
     .leftJoin(reports, joins.report)
     .orderBy(...q.orderBy);
-  return rows.map((r) => toListItem(r as ListRow));
+  return rows.map((r) => toListItem(r as ListRow, access));
 }
 
 /**
@@ -128,12 +129,12 @@ export function withPageFacts(count: ExamCount, skip: number, limit: number, row
 }
 
 /** One exam as a worklist row (any organisation: the caller checks access). */
-export async function loadListItem(db: Db, id: number): Promise<ExamListItem | null> {
+export async function loadListItem(db: Db, id: number, access: Access | null = null): Promise<ExamListItem | null> {
   const [row] = await db.select(listColumns).from(exams)
     .leftJoin(buckets, joins.bucket)
     .leftJoin(reportCreator, joins.reportCreator)
     .leftJoin(assignee, joins.assignee)
     .leftJoin(reports, joins.report)
     .where(eq(exams.id, id));
-  return row ? toListItem(row as ListRow) : null;
+  return row ? toListItem(row as ListRow, access) : null;
 }

@@ -14,7 +14,7 @@ import { assertCanReadExam } from './scope';
  * Unknown ids, other organisations' exams and exams deleted longer ago are all 404.
  */
 export async function readableExam(deps: Deps, access: Access, id: number): Promise<ExamListItem> {
-  const exam = await loadListItem(deps.db, id);
+  const exam = await loadListItem(deps.db, id, access);
   if (!exam || (exam.deletedTime !== null && Date.parse(exam.deletedTime) < deletedSince(deps.clock.now()).getTime())) throw new ApiError('NotFound');
   assertCanReadExam(access, exam.bucketId);
   return exam;
@@ -76,7 +76,7 @@ export async function updateExam(deps: Deps, access: Access, id: number, input: 
     }
     if (Object.keys(changes).length > 0) await tx.update(exams).set(changes).where(eq(exams.id, id));
   });
-  return (await loadListItem(deps.db, id))!;
+  return (await loadListItem(deps.db, id, access))!;
 }
 
 /** DELETE exams/{id}/delete: soft; the exam leaves the list and can be recovered for 30 days. */
@@ -97,5 +97,5 @@ export async function recoverExam(deps: Deps, access: Access, id: number): Promi
     assertCan(access, 'exam_delete', row.bucketId);
     await tx.update(exams).set({ deletedTime: null }).where(eq(exams.id, id));
   });
-  return (await loadListItem(deps.db, id))!;
+  return (await loadListItem(deps.db, id, access))!;
 }

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, isNull, ne, or, sql, type SQL } from 'drizzl
 import type { ExamListItem } from '../../contract/exams';
 import type { Db } from '../db/client';
 import { buckets, exams, reports } from '../db/schema';
+import type { Access } from '../access/access';
 import { assignee, joins, listColumns, reportCreator, toListItem, type ListRow } from './present';
 
 /** Exams taken within this many hours of each other belong to one visit (as joint exams: server/reports/joint.ts). */
@@ -32,19 +33,19 @@ function coCondition(exam: Anchor): SQL | null {
   return and(eq(exams.bucketId, exam.bucketId), ne(exams.id, exam.id), isNull(exams.deletedTime), either.length === 1 ? either[0] : or(...either))!;
 }
 
-async function listWhere(db: Db, where: SQL, orderBy: SQL[], skip: number, limit: number): Promise<ExamListItem[]> {
+async function listWhere(db: Db, where: SQL, orderBy: SQL[], skip: number, limit: number, access: Access | null): Promise<ExamListItem[]> {
   const rows = await db.select(listColumns).from(exams)
     .leftJoin(buckets, joins.bucket)
     .leftJoin(reportCreator, joins.reportCreator)
     .leftJoin(assignee, joins.assignee)
     .leftJoin(reports, joins.report)
     .where(where).orderBy(...orderBy).offset(skip).limit(limit);
-  return rows.map((r) => toListItem(r as ListRow));
+  return rows.map((r) => toListItem(r as ListRow, access));
 }
 
-export async function pastExams(db: Db, exam: Anchor, skip: number, limit: number): Promise<ExamListItem[]> {
+export async function pastExams(db: Db, exam: Anchor, skip: number, limit: number, access: Access | null = null): Promise<ExamListItem[]> {
   const where = pastCondition(exam);
-  return where ? listWhere(db, where, [desc(exams.examTime), desc(exams.id)], skip, limit) : [];
+  return where ? listWhere(db, where, [desc(exams.examTime), desc(exams.id)], skip, limit, access) : [];
 }
 
 export async function pastCount(db: Db, exam: Anchor): Promise<number> {
@@ -57,9 +58,9 @@ export async function pastCount(db: Db, exam: Anchor): Promise<number> {
 /** At most this many co-exams are listed: a visit with more is a data problem, not a page to scroll. */
 const CO_EXAMS_MAX = 50;
 
-export async function coExams(db: Db, exam: Anchor): Promise<ExamListItem[]> {
+export async function coExams(db: Db, exam: Anchor, access: Access | null = null): Promise<ExamListItem[]> {
   const where = coCondition(exam);
-  return where ? listWhere(db, where, [asc(exams.examTime), asc(exams.id)], 0, CO_EXAMS_MAX) : [];
+  return where ? listWhere(db, where, [asc(exams.examTime), asc(exams.id)], 0, CO_EXAMS_MAX, access) : [];
 }
 
 export async function coExamCount(db: Db, exam: Anchor): Promise<number> {

@@ -28,7 +28,7 @@ export async function examRoutes(app: FastifyInstance, { deps }: { deps: Deps })
     const access = await auth.access();
     const q = await buildQuery(deps.db, readableBuckets(access), input, { accountId: access.accountId, now: deps.clock.now() });
     if (!q) return { items: [], total: 0, totalIsEstimate: false };
-    const [items, count] = await Promise.all([pageOf(deps.db, q, input.skip, input.limit), countOf(deps.db, q)]);
+    const [items, count] = await Promise.all([pageOf(deps.db, q, input.skip, input.limit, access), countOf(deps.db, q)]);
     return { items, ...withPageFacts(count, input.skip, input.limit, items.length) };
   });
 
@@ -48,7 +48,7 @@ export async function examRoutes(app: FastifyInstance, { deps }: { deps: Deps })
     const filters = [...input.filters, { field: 'created', operator: 'gte' as const, values: [windowStart] }];
     const q = await buildQuery(deps.db, readableBuckets(access), { filters, sorts: input.sorts }, { accountId: access.accountId, now });
     if (!q) return { items: [], total: 0, totalIsEstimate: false };
-    const [items, count] = await Promise.all([pageOf(deps.db, q, input.skip, input.limit), countOf(deps.db, q)]);
+    const [items, count] = await Promise.all([pageOf(deps.db, q, input.skip, input.limit, access), countOf(deps.db, q)]);
     return { items, ...withPageFacts(count, input.skip, input.limit, items.length) };
   });
 
@@ -84,8 +84,9 @@ export async function examRoutes(app: FastifyInstance, { deps }: { deps: Deps })
   app.post('/exams/:id/past', async (req): Promise<{ items: ExamListItem[]; total: number }> => {
     const { id } = parse(idParam, req.params);
     const { skip, limit } = parse(pastExamsQuery, req.body);
-    const exam = await readableExam(deps, await authOf(req).access(), id);
-    const [items, total] = await Promise.all([pastExams(deps.db, exam, skip, limit), pastCount(deps.db, exam)]);
+    const access = await authOf(req).access();
+    const exam = await readableExam(deps, access, id);
+    const [items, total] = await Promise.all([pastExams(deps.db, exam, skip, limit, access), pastCount(deps.db, exam)]);
     return { items, total };
   });
 
@@ -97,8 +98,9 @@ export async function examRoutes(app: FastifyInstance, { deps }: { deps: Deps })
 
   app.get('/exams/:id/co-exams', async (req): Promise<{ items: ExamListItem[]; total: number }> => {
     const { id } = parse(idParam, req.params);
-    const exam = await readableExam(deps, await authOf(req).access(), id);
-    const items = await coExams(deps.db, exam);
+    const access = await authOf(req).access();
+    const exam = await readableExam(deps, access, id);
+    const items = await coExams(deps.db, exam, access);
     return { items, total: items.length };
   });
 

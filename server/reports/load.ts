@@ -30,7 +30,11 @@ export function isMutable(row: Pick<ReportRow, 'sourceBucketId' | 'bucketId'>, e
   return exam.targetBucketId === null || exam.targetBucketId === (row.sourceBucketId ?? row.bucketId);
 }
 
-export function stateFromRow(row: ReportRow, exam: ExamFacts): ReportState {
+/** The report columns its state is made of. */
+export type ReportFacts = Pick<ReportRow, 'status' | 'deletedTime' | 'creatorId' | 'assigneeId' | 'lockedById' | 'allowAdvisorEdit'
+  | 'syncPending' | 'syncStopped' | 'sourceBucketId' | 'bucketId'>;
+
+export function stateFromRow(row: ReportFacts, exam: Pick<ExamFacts, 'targetBucketId' | 'hasImage'>): ReportState {
   return {
     status: row.status as ReportState['status'],
     deleted: row.deletedTime !== null,

@@ -165,3 +165,65 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
   return Buffer.concat(chunks);
 }
+
+test.describe('the worklist says what it is sorted by and finds the next case one can report', () => {
+  test('marks the exam-time column as the order (latest first) and flips it from its header', async ({ page }) => {
+    await signIn(page, 'rad1');
+    await page.goto('/studies');
+    const header = page.locator('[data-testid="worklist-grid"] [role="columnheader"][aria-sort]');
+    await expect(header).toHaveCount(1);
+    await expect(header).toHaveAttribute('aria-sort', 'descending');
+    await expect(header).toContainText(/检查时间|Exam time/);
+    await header.getByRole('button').click();
+    await expect(page).toHaveURL(/sort=examTime\.asc/);
+    await expect(header).toHaveAttribute('aria-sort', 'ascending');
+  });
+
+  test('6 and 7 filter to unreported exams and to reports pending approval', async ({ page }) => {
+    await signIn(page, 'rad1');
+    await page.goto('/studies');
+    await expect(page.locator('[data-testid="worklist-grid"]')).toBeFocused();
+    const statuses = () => page.locator('[data-testid="worklist-grid"] [data-status]').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));
+
+    await page.keyboard.press('6');
+    await expect(page).toHaveURL(/work=unreported/);
+    await expect(page.locator('[data-testid="worklist-grid"] [data-status]').first()).toBeVisible();
+    const open = await statuses();
+    expect(open.length).toBeGreaterThan(0);
+    for (const s of open) expect(['final', 'corrected', 'printed']).not.toContain(s);
+
+    await page.keyboard.press('7');
+    await expect(page).toHaveURL(/work=pending/);
+    await expect(page.locator('[data-testid="worklist-grid"] [data-status]').first()).toBeVisible();
+    expect(new Set(await statuses())).toEqual(new Set(['final']));
+
+    await page.keyboard.press('7');
+    await expect(page).not.toHaveURL(/work=/);
+  });
+
+  test("n skips a case another radiologist is writing and stops on the next one this user can write", async ({ page }) => {
+    const name = `下一例${Date.now() % 100000}`;
+    const ids = await registerCtExamsToday(page, 4, name);
+    // The list is latest exam first: ids[3], ids[2], ids[1], ids[0]. rad2 starts a draft on ids[2].
+    const rad2 = await apiToken(page, 'rad2');
+    const headers = { authorization: `Bearer ${rad2}` };
+    const created = await page.request.post(`/api/v1/exams/${ids[2]}/reports`, { headers });
+    expect(created.ok()).toBe(true);
+    const report = (await created.json()) as { id: number; version: number };
+    const saved = await page.request.post(`/api/v1/reports/${report.id}/save`, {
+      headers, data: { version: report.version, finding: '<p>草稿。</p>', diagnosis: '<p>草稿。</p>' },
+    });
+    expect(saved.ok(), await saved.text()).toBe(true);
+
+    await signIn(page, 'rad1');
+    await page.goto(`/studies?today=1&mod=ct&name=${encodeURIComponent(name)}`);
+    await expect(page.locator('[data-testid="worklist-grid"]')).toBeFocused();
+    await expect(focusedRow(page)).toHaveAttribute('data-exam-id', String(ids[3]));
+    await page.keyboard.press('n');
+    await expect(focusedRow(page)).toHaveAttribute('data-exam-id', String(ids[1]));
+    await page.keyboard.press('n');
+    await expect(focusedRow(page)).toHaveAttribute('data-exam-id', String(ids[0]));
+    await page.keyboard.press('n'); // round past the end, still past rad2's draft
+    await expect(focusedRow(page)).toHaveAttribute('data-exam-id', String(ids[3]));
+  });
+});

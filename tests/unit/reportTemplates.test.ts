@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TemplateNode } from '../../contract/reports';
-import { initiallyOpen, searchTemplates, visibleRows } from '@/features/report/templates/templateTree';
+import { initiallyOpen, preselect, searchTemplates, visibleRows } from '@/features/report/templates/templateTree';
 
 let nextId = 1;
 function node(name: string, over: Partial<TemplateNode> = {}, children: TemplateNode[] = []): TemplateNode {
@@ -46,5 +46,30 @@ describe('template picker rows', () => {
 
   it('does not match the markup around the text', () => {
     expect(searchTemplates(roots, '<p>')).toEqual([]);
+  });
+});
+
+describe('template preselection', () => {
+  const abdomen = node('腹部超声正常', { modality: 'US', bodyPart: '腹部' });
+  const pelvis = node('妇科超声正常', { modality: 'US', bodyPart: '盆腔' });
+  const thyroid = node('甲状腺超声', { bodyPart: '甲状腺' });
+  const usGeneral = node('常规', { isFolder: true }, [abdomen, pelvis]);
+  const us = node('US', { modality: 'US', isFolder: true }, [usGeneral, thyroid]);
+  const tree = [ct, us, mr];
+
+  it("prefers the exam's body part over the modality folder's first template (a gynaecology ultrasound)", () => {
+    const chosen = preselect(tree, 'US', '盆腔');
+    expect(chosen.active).toBe(pelvis.id);
+    expect([...chosen.open].sort()).toEqual([us.id, usGeneral.id].sort());
+  });
+
+  it('matches a body part written a little differently, and a template that takes its modality from its folder', () => {
+    expect(preselect(tree, 'US', ' 甲状腺 ').active).toBe(thyroid.id);
+    expect(preselect(tree, 'MR', '膝关节/左').active).toBe(knee.id);
+  });
+
+  it('falls back to the modality folder when no template has the body part, and never crosses modalities', () => {
+    expect(preselect(tree, 'US', '乳腺')).toEqual({ open: new Set([us.id]), active: thyroid.id });
+    expect(preselect(tree, 'CT', '膝关节').active).toBe(chest.id);
   });
 });

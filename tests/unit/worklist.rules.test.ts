@@ -55,6 +55,13 @@ describe('waiting time', () => {
     expect(formatWait(-5 * m)).toBe('<1m');
   });
 
+  it('caps an old study at "> 30d" instead of counting thousands of days', () => {
+    const day = 1440 * m;
+    expect(formatWait(29 * day + 23 * 60 * m)).toBe('29d23h');
+    expect(formatWait(30 * day)).toBe('> 30d');
+    expect(formatWait(8604 * day + 16 * 60 * m)).toBe('> 30d');
+  });
+
   it('gives urgent and emergency cases an hour, inpatients a day, others two days', () => {
     expect(waitLimitMs({ urgentFlag: true, patientSource: 'O' })).toBe(60 * m);
     expect(waitLimitMs({ urgentFlag: false, patientSource: 'E' })).toBe(60 * m);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_VIEW, advancedCount, clearedView, hasFilters, parseView, viewToSearch, type WorklistView } from '@/features/worklist/view';
-import { viewFilters, viewSorts } from '@/features/worklist/query';
+import { effectiveSort, viewFilters, viewSorts } from '@/features/worklist/query';
 
 const view = (patch: Partial<WorklistView>): WorklistView => ({ ...DEFAULT_VIEW, ...patch });
 
@@ -84,10 +84,21 @@ describe('worklist view as a page query', () => {
     expect(viewSorts(deleted)).toEqual([{ field: 'deletedTime', direction: 'desc' }]);
   });
 
-  it('sorts newest first by default and falls back to it when deletedTime is asked outside the deleted view', () => {
-    expect(viewSorts(DEFAULT_VIEW)).toEqual([{ field: 'created', direction: 'desc' }]);
-    expect(viewSorts(view({ sort: { field: 'deletedTime', direction: 'asc' } }))).toEqual([{ field: 'created', direction: 'desc' }]);
+  it('sorts by the visible exam-time column, latest first, by default, and falls back to it when deletedTime is asked outside the deleted view', () => {
+    expect(viewSorts(DEFAULT_VIEW)).toEqual([{ field: 'examTime', direction: 'desc' }]);
+    expect(effectiveSort(DEFAULT_VIEW)).toEqual({ field: 'examTime', direction: 'desc' });
+    expect(effectiveSort(view({ deleted: true }))).toEqual({ field: 'deletedTime', direction: 'desc' });
+    expect(viewSorts(view({ sort: { field: 'deletedTime', direction: 'asc' } }))).toEqual([{ field: 'examTime', direction: 'desc' }]);
     expect(viewSorts(view({ sort: { field: 'patientName', direction: 'asc' } }))).toEqual([{ field: 'patientName', direction: 'asc' }]);
+  });
+
+  it('turns the two work filters into report statuses, and keeps them in the URL', () => {
+    expect(viewFilters(view({ work: 'pending' }), { now, snapshot: now })).toContainEqual({ field: 'reportStatus', operator: 'in', values: ['final'] });
+    const unreported = viewFilters(view({ work: 'unreported' }), { now, snapshot: now }).find((f) => f.field === 'reportStatus');
+    expect(unreported?.values).toEqual(expect.arrayContaining(['none', 'partial', 'hold', 'cancelled']));
+    expect(unreported?.values).not.toContain('final');
+    expect(parseView(viewToSearch(view({ work: 'unreported' }))).work).toBe('unreported');
+    expect(parseView('work=bogus').work).toBeNull();
   });
 
   it('keeps later pages in line with the first by leaving out exams created after the snapshot', () => {

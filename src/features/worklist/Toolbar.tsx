@@ -4,7 +4,7 @@ import { FREE_TEXT_MIN_CHARS } from '../../../contract/constants';
 import { UploadEntry } from '@/features/upload';
 import { ColumnsMenu } from './ColumnsMenu';
 import type { ColumnPrefs } from './columnPrefs';
-import { QUICK_MODALITIES, REPORT_ORIGINS, advancedCount, type ReportOrigin, type WorklistView } from './view';
+import { QUICK_MODALITIES, REPORT_ORIGINS, WORK_FILTERS, advancedCount, type ReportOrigin, type WorklistView } from './view';
 
 interface ToolbarProps {
   view: WorklistView;
@@ -94,6 +94,11 @@ export const Toolbar = memo(function Toolbar(props: ToolbarProps) {
         {QUICK_MODALITIES.map((modality, i) => (
           <Chip key={modality} active={view.quick === modality} onClick={() => onView({ ...view, quick: view.quick === modality ? null : modality })}>
             {t(`worklist.quick.${modality}`)}<Key>{i + 2}</Key>
+          </Chip>
+        ))}
+        {WORK_FILTERS.map((filter, i) => (
+          <Chip key={filter} active={view.work === filter} onClick={() => onView({ ...view, work: view.work === filter ? null : filter })}>
+            {t(`worklist.work.${filter}`)}<Key>{i + 6}</Key>
           </Chip>
         ))}
       </div>

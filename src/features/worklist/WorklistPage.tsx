@@ -5,7 +5,7 @@ import { EXAM_EXPORT_MAX } from '../../../contract/constants';
 import { useSession } from '@/lib/session';
 import { CommandScope, useCommands } from '@/lib/commands';
 import { errorText } from '@/lib/errorText';
-import { isSessionEndingError } from '@/lib/http';
+import { http, isSessionEndingError } from '@/lib/http';
 import { toasts } from '@/lib/toasts';
 import { Alert } from '@/ui/Alert';
 import { Spinner } from '@/ui/Spinner';
@@ -19,7 +19,10 @@ import { recallFocus, rememberFocus } from './focusMemory';
 import { Grid, type GridHandle } from './Grid';
 import { SelectionBar } from './SelectionBar';
 import { Toolbar } from './Toolbar';
-import { isReported, type ExamRow } from './types';
+import type { ExamPage } from '../../../contract/exams';
+import type { ExamRow } from './types';
+import { findNextWritable } from './nextCase';
+import { effectiveSort } from './query';
 import { useExamPages } from './useExamPages';
 import { useMinuteClock } from './useMinuteClock';
 import { clearedView, hasFilters, parseView, viewToSearch, type QuickModality, type WorklistView } from './view';
@@ -52,6 +55,7 @@ export default function WorklistPage() {
   const viewKey = useMemo(() => viewToSearch(view), [view]);
   const detailId = detailOf(search);
   const pages = useExamPages(view, viewKey);
+  const sort = useMemo(() => effectiveSort(view), [view]);
   const { cache, version } = pages;
   const total = cache.total ?? 0;
   const now = useMinuteClock();
@@ -152,16 +156,20 @@ export default function WorklistPage() {
     moveTo(to);
   }
 
-  function nextUnreported() {
-    for (let step = 1; step < total; step++) {
-      const index = (focusIndex + step) % total;
-      const exam = cache.rowAt(index);
-      if (exam && !isReported(exam) && !exam.deletedTime) {
-        moveTo(index);
-        return;
-      }
+  async function nextWritable() {
+    try {
+      const index = await findNextWritable({
+        from: focusIndex,
+        total,
+        rowAt: (i) => cache.rowAt(i),
+        fetchRows: async (skip, limit) => (await http.post<ExamPage>('exams/page-query', { ...pages.query(), skip, limit })).items,
+        keep: (skip, rows) => cache.keep(skip, rows),
+      });
+      if (index === null) toasts.show({ message: t('worklist.noWritable') });
+      else moveTo(index);
+    } catch (error) {
+      if (!isSessionEndingError(error)) toasts.show({ kind: 'error', message: errorText(t, error) });
     }
-    toasts.show({ message: t('worklist.noUnreported') });
   }
 
   const filtersActive = hasFilters(view);
@@ -185,11 +193,12 @@ export default function WorklistPage() {
     openAdvanced: () => setAdvancedOpen(true),
     toggleToday: () => setView({ ...view, today: !view.today }),
     toggleQuick: (modality: QuickModality) => setView({ ...view, quick: view.quick === modality ? null : modality }),
-    clearQuick: () => setView({ ...view, today: false, quick: null }),
+    toggleWork: (filter) => setView({ ...view, work: view.work === filter ? null : filter }),
+    clearQuick: () => setView({ ...view, today: false, quick: null, work: null }),
     canExport: session.can('export_exams') && !busy,
     exportRows,
     switchTab: () => setView({ ...view, tab: view.tab === 'all' ? 'mine' : 'all' }),
-    nextUnreported,
+    nextWritable,
     refresh: () => {
       setFocus((f) => ({ ...f, pendingId: focusedExam?.id ?? null }));
       pages.refresh();
@@ -218,7 +227,8 @@ export default function WorklistPage() {
       refresh: () => latest.current.ctx.refresh(),
       sortBy: (field: NonNullable<WorklistView['sort']>['field']) => {
         const { view: current, setView: go } = latest.current;
-        const direction = current.sort?.field === field && current.sort.direction === 'desc' ? 'asc' : 'desc';
+        const shown = effectiveSort(current);
+        const direction = shown.field === field && shown.direction === 'desc' ? 'asc' : 'desc';
         go({ ...current, sort: { field, direction } });
       },
       openDetailAt: (index: number) => {
@@ -304,7 +314,7 @@ export default function WorklistPage() {
               prefs={prefs}
               onPrefs={updatePrefs}
               rules={rules}
-              sort={view.sort}
+              sort={sort}
               onSort={stable.sortBy}
               onFocusIndex={moveTo}
               onOpen={stable.openDetailAt}

@@ -1,5 +1,5 @@
 import type { CommandSpec } from '@/lib/commands';
-import type { QuickModality } from './view';
+import type { QuickModality, WorkFilter } from './view';
 
 /** What the worklist's commands need; the screen builds it every render (commands read the latest). */
 export interface WorklistCtx {
@@ -16,11 +16,13 @@ export interface WorklistCtx {
   openAdvanced(): void;
   toggleToday(): void;
   toggleQuick(modality: QuickModality): void;
+  toggleWork(filter: WorkFilter): void;
   clearQuick(): void;
   canExport: boolean;
   exportRows(): void | Promise<unknown>;
   switchTab(): void;
-  nextUnreported(): void;
+  /** Moves to the next case this account can write now (the report machine's answer). */
+  nextWritable(): void | Promise<unknown>;
   refresh(): void;
   /** Closes the drawer, else clears the selection, else the filters; false when there is nothing to undo. */
   canEscape: boolean;
@@ -57,7 +59,7 @@ export const worklistCommands: readonly Spec[] = [
   { id: 'worklist.last', label: 'worklist.commands.last', section: nav, scope: 'worklist', shortcut: 'End', when: (c) => c.rows > 0, run: (c) => c.edge('last') },
   { id: 'worklist.extendDown', label: 'worklist.commands.extendDown', section: nav, scope: 'worklist', shortcut: 'Shift+J', repeat: true, when: (c) => c.rows > 0, run: (c) => c.extend(1) },
   { id: 'worklist.extendUp', label: 'worklist.commands.extendUp', section: nav, scope: 'worklist', shortcut: 'Shift+K', repeat: true, when: (c) => c.rows > 0, run: (c) => c.extend(-1) },
-  { id: 'worklist.nextUnreported', label: 'worklist.commands.nextUnreported', section: nav, scope: 'worklist', shortcut: 'n', when: (c) => c.rows > 0, run: (c) => c.nextUnreported() },
+  { id: 'worklist.nextWritable', label: 'worklist.commands.nextWritable', section: nav, scope: 'worklist', shortcut: 'n', keywords: ['unreported', '未报告', 'next'], when: (c) => c.rows > 0, run: (c) => c.nextWritable() },
   { id: 'worklist.open', label: 'worklist.commands.open', section: actions, scope: 'worklist', shortcut: 'Enter', when: (c) => c.hasFocusedExam, run: (c) => c.open() },
   { id: 'worklist.detail', label: 'worklist.commands.detail', section: actions, scope: 'worklist', shortcut: 'o', when: (c) => c.hasFocusedExam, run: (c) => c.openDetail() },
   { id: 'worklist.detailSpace', label: 'worklist.commands.detail', section: actions, scope: 'worklist', shortcut: 'Space', when: (c) => c.hasFocusedExam, run: (c) => c.openDetail() },
@@ -74,5 +76,7 @@ export const worklistCommands: readonly Spec[] = [
   quick('3', 'ct'),
   quick('4', 'mr'),
   quick('5', 'us'),
+  { id: 'worklist.work.unreported', label: 'worklist.commands.work.unreported', section: filters, scope: 'worklist', shortcut: '6', run: (c) => c.toggleWork('unreported') },
+  { id: 'worklist.work.pending', label: 'worklist.commands.work.pending', section: filters, scope: 'worklist', shortcut: '7', run: (c) => c.toggleWork('pending') },
   { id: 'worklist.quick.clear', label: 'worklist.commands.quick.clear', section: filters, scope: 'worklist', shortcut: '0', run: (c) => c.clearQuick() },
 ];

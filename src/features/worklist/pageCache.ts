@@ -110,6 +110,20 @@ export class PageCache<T> {
     if (this.wantedRange) this.ensure(...this.wantedRange);
   }
 
+  /** Keeps rows fetched elsewhere with the same query (whole pages only, from a page boundary). */
+  keep(skip: number, rows: readonly T[]): void {
+    if (this.disposed || skip % this.pageSize !== 0) return;
+    let added = false;
+    for (let offset = 0; offset + this.pageSize <= rows.length; offset += this.pageSize) {
+      const page = (skip + offset) / this.pageSize;
+      if (!this.pages.has(page)) {
+        this.pages.set(page, rows.slice(offset, offset + this.pageSize));
+        added = true;
+      }
+    }
+    if (added) this.changed();
+  }
+
   /** Forgets every row; the next ensure() fetches again (refresh keeps the positions the screen shows). */
   clear(): void {
     for (const controller of this.inFlight.values()) controller.abort();

@@ -5,7 +5,8 @@
 import { DELETED_RECOVERY_DAYS, FREE_TEXT_MIN_CHARS } from '../../../contract/constants';
 import type { Filter, Sort } from '../../../contract/common';
 import type { ExamSortField, QUICK_FILTER_MODALITIES } from '../../../contract/exams';
-import type { QuickModality, WorklistView } from './view';
+import type { ReportStatus } from '../../../contract/reports';
+import type { QuickModality, ViewSort, WorkFilter, WorklistView } from './view';
 
 /**
  * Modalities behind each quick filter: the contract's (X-ray is computed and digital radiography), typed by it so
@@ -16,6 +17,12 @@ export const QUICK_MODALITY_CODES: typeof QUICK_FILTER_MODALITIES & Record<Quick
   ct: ['CT'],
   mr: ['MR'],
   us: ['US'],
+};
+
+/** Statuses behind the two work filters: anything short of a submitted or approved report, and submitted ones. */
+export const WORK_FILTER_STATUSES: Record<WorkFilter, readonly ReportStatus[]> = {
+  unreported: ['none', 'partial', 'locked', 'advised', 'hold', 'cancelled'],
+  pending: ['final'],
 };
 
 export interface QueryContext {
@@ -58,6 +65,7 @@ export function viewFilters(view: WorklistView, ctx: QueryContext): Filter[] {
     add('examTime', 'lt', [iso(nextDay(start))]);
   }
   if (view.quick) add('modality', 'in', [...QUICK_MODALITY_CODES[view.quick]]);
+  if (view.work) add('reportStatus', 'in', [...WORK_FILTER_STATUSES[view.work]]);
   if (view.origin) add('reportSource', 'equal', [view.origin]);
   if (view.text.trim().length >= FREE_TEXT_MIN_CHARS) add('reportText', 'like', [view.text.trim()]);
   if (view.patientName.trim()) add('patientName', 'like', [view.patientName.trim()]);
@@ -75,10 +83,18 @@ export function viewFilters(view: WorklistView, ctx: QueryContext): Filter[] {
   return filters;
 }
 
-/** The chosen order, else newest first; the deleted view lists the latest deleted first. */
+/**
+ * The order the list is in: the chosen one, else the latest exam time first (a column people see, so the list
+ * reads as sorted); the deleted view lists the latest deleted first. The grid's header marks this column.
+ */
+export function effectiveSort(view: WorklistView): ViewSort {
+  if (view.sort && (view.sort.field !== 'deletedTime' || view.deleted)) return view.sort;
+  return { field: view.deleted ? 'deletedTime' : 'examTime', direction: 'desc' };
+}
+
 export function viewSorts(view: WorklistView): (Sort & { field: ExamSortField })[] {
-  if (view.sort && (view.sort.field !== 'deletedTime' || view.deleted)) return [{ field: view.sort.field, direction: view.sort.direction }];
-  return [{ field: view.deleted ? 'deletedTime' : 'created', direction: 'desc' }];
+  const sort = effectiveSort(view);
+  return [{ field: sort.field, direction: sort.direction }];
 }
 
 /** True when the free-text search is long enough to be sent (core §5: more than 2 characters). */

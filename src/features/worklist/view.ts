@@ -13,6 +13,9 @@ export type QuickModality = (typeof QUICK_MODALITIES)[number];
 /** Who writes the report: an expert centre, a remote reading request, or the exam's own organisation. */
 export const REPORT_ORIGINS = ['expert', 'remote', 'inhouse'] as const;
 export type ReportOrigin = (typeof REPORT_ORIGINS)[number];
+/** Quick filters by where the report stands: not yet reported (no final report), or submitted and awaiting approval. */
+export const WORK_FILTERS = ['unreported', 'pending'] as const;
+export type WorkFilter = (typeof WORK_FILTERS)[number];
 export type PatientSource = (typeof PATIENT_SOURCES)[number];
 
 /**
@@ -37,6 +40,7 @@ export interface WorklistView {
   /** Quick filters: exams of today, and one modality group. */
   today: boolean;
   quick: QuickModality | null;
+  work: WorkFilter | null;
   /** The deleted exams of the last 30 days instead of the live list. */
   deleted: boolean;
   origin: ReportOrigin | null;
@@ -61,14 +65,14 @@ export interface WorklistView {
 }
 
 export const DEFAULT_VIEW: WorklistView = {
-  tab: 'all', today: false, quick: null, deleted: false, origin: null, text: '',
+  tab: 'all', today: false, quick: null, work: null, deleted: false, origin: null, text: '',
   patientName: '', patientId: '', accession: '', modalities: [], bodyPart: '', from: null, to: null,
   bucketId: null, statuses: [], sources: [], urgent: false, reporterId: null, sort: null,
 };
 
 /** URL parameter of each field. Short but readable, since people paste these links to each other. */
 const PARAM = {
-  tab: 'tab', today: 'today', quick: 'mod', deleted: 'deleted', origin: 'origin', text: 'text',
+  tab: 'tab', today: 'today', quick: 'mod', work: 'work', deleted: 'deleted', origin: 'origin', text: 'text',
   patientName: 'name', patientId: 'pid', accession: 'acc', modalities: 'modality', bodyPart: 'body', from: 'from', to: 'to',
   bucketId: 'org', statuses: 'status', sources: 'source', urgent: 'urgent', reporterId: 'reporter', sort: 'sort',
 } as const satisfies Record<keyof WorklistView, string>;
@@ -117,6 +121,7 @@ export function parseView(search: string): WorklistView {
     tab: oneOf(get('tab'), ['all', 'mine'] as const) ?? 'all',
     today: flag(get('today')),
     quick: oneOf(get('quick'), QUICK_MODALITIES),
+    work: oneOf(get('work'), WORK_FILTERS),
     deleted: flag(get('deleted')),
     origin: oneOf(get('origin'), REPORT_ORIGINS),
     text: text(get('text')),
@@ -145,6 +150,7 @@ export function viewToSearch(view: WorklistView): string {
   put('tab', view.tab === 'all' ? null : view.tab);
   put('today', view.today ? '1' : null);
   put('quick', view.quick);
+  put('work', view.work);
   put('deleted', view.deleted ? '1' : null);
   put('origin', view.origin);
   put('text', view.text.trim());

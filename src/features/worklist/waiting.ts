@@ -36,12 +36,16 @@ export function waitParts(waitedMs: number): WaitParts {
   return { days: Math.floor(ms / DAY), hours: Math.floor((ms % DAY) / HOUR), minutes: Math.floor((ms % HOUR) / MINUTE) };
 }
 
+/** Past this many days the column says only "> 30d": an old study's exact age is noise ("8604d16h" was). */
+export const WAIT_CAP_DAYS = 30;
+
 /**
  * Compact and the same width in every language, so the column stays narrow and aligned: "<1m", "42m", "3h05",
- * "2d04h". Two units at most; a radiologist reading "2d04h" does not need the minutes.
+ * "2d04h", "> 30d". Two units at most; a radiologist reading "2d04h" does not need the minutes.
  */
 export function formatWait(waitedMs: number): string {
   const { days, hours, minutes } = waitParts(waitedMs);
+  if (days >= WAIT_CAP_DAYS) return `> ${WAIT_CAP_DAYS}d`;
   if (days > 0) return `${days}d${String(hours).padStart(2, '0')}h`;
   if (hours > 0) return `${hours}h${String(minutes).padStart(2, '0')}`;
   if (minutes > 0) return `${minutes}m`;

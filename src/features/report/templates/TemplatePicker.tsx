@@ -7,7 +7,7 @@ import { Dialog } from '@/ui/Dialog';
 import { Spinner } from '@/ui/Spinner';
 import { ReportHtml } from '../editor/ReportHtml';
 import type { InsertMode } from './insertTemplate';
-import { initiallyOpen, searchTemplates, visibleRows, type TemplateRow } from './templateTree';
+import { preselect, searchTemplates, visibleRows, type TemplateRow } from './templateTree';
 
 interface Props {
   open: boolean;
@@ -15,6 +15,8 @@ interface Props {
   error: unknown;
   onRetry: () => void;
   modality: string | null;
+  /** The exam's body part: the picker opens on a template of the same modality and body part when there is one. */
+  bodyPart: string | null;
   onPick: (template: TemplateNode, mode: InsertMode) => void;
   onClose: () => void;
 }
@@ -33,7 +35,7 @@ export function TemplatePicker(props: Props) {
   );
 }
 
-function PickerBody({ roots, error, onRetry, modality, onPick, onClose }: Props) {
+function PickerBody({ roots, error, onRetry, modality, bodyPart, onPick, onClose }: Props) {
   const { t } = useTranslation();
   const listId = useId();
   const [query, setQuery] = useState('');
@@ -42,16 +44,15 @@ function PickerBody({ roots, error, onRetry, modality, onPick, onClose }: Props)
   const seeded = useRef(false);
   const list = useRef<HTMLUListElement>(null);
 
-  // Once the tree is there, open the exam's modality folder and stand on its first template.
+  // Once the tree is there, stand on the exam's own template (modality and body part), else its modality's first.
   useEffect(() => {
     if (!roots || seeded.current) return;
     seeded.current = true;
-    const opened = initiallyOpen(roots, modality);
-    setOpenFolders(opened);
-    const rows = visibleRows(roots, opened);
-    const first = rows.findIndex((r) => !r.node.isFolder && r.level > 1);
-    setActive(Math.max(0, first));
-  }, [roots, modality]);
+    const { open, active: id } = preselect(roots, modality, bodyPart);
+    setOpenFolders(open);
+    const index = visibleRows(roots, open).findIndex((r) => r.node.id === id);
+    setActive(Math.max(0, index));
+  }, [roots, modality, bodyPart]);
 
   const rows: TemplateRow[] = useMemo(() => {
     if (!roots) return [];

@@ -53,6 +53,41 @@ export function searchTemplates(roots: readonly TemplateNode[], query: string): 
   return [...byName, ...byText];
 }
 
+const fold = (s: string | null | undefined) => (s ?? '').trim().toLowerCase();
+
+/** True when two body parts name the same region ("盆腔" and "盆腔/子宫", "Knee" and "knee"). */
+function sameBodyPart(a: string | null | undefined, b: string | null | undefined): boolean {
+  const x = fold(a);
+  const y = fold(b);
+  return x !== '' && y !== '' && (x === y || x.includes(y) || y.includes(x));
+}
+
+/**
+ * Where the picker opens: on the first template of the exam's modality whose body part is the exam's (a
+ * gynaecology ultrasound opens on the pelvic template, not the abdominal one that comes first), with the folders
+ * above it open; else on the modality folder's first template. `active` is the template's id, or null.
+ */
+export function preselect(roots: readonly TemplateNode[], modality: string | null, bodyPart: string | null): { open: Set<number>; active: number | null } {
+  const modalityOf = (node: TemplateNode, inherited: string | null) => node.modality ?? inherited;
+  let best: { node: TemplateNode; folders: number[] } | null = null;
+  const walk = (nodes: readonly TemplateNode[], folders: number[], inherited: string | null) => {
+    for (const node of nodes) {
+      if (best) return;
+      const nodeModality = modalityOf(node, inherited);
+      if (node.isFolder) walk(node.children, [...folders, node.id], nodeModality);
+      else if ((!modality || fold(nodeModality) === fold(modality)) && sameBodyPart(node.bodyPart, bodyPart)) best = { node, folders };
+    }
+  };
+  if (bodyPart) walk(roots, [], null);
+  if (best) {
+    const found: { node: TemplateNode; folders: number[] } = best;
+    return { open: new Set(found.folders), active: found.node.id };
+  }
+  const open = initiallyOpen(roots, modality);
+  const first = visibleRows(roots, open).find((r) => !r.node.isFolder && r.level > 1);
+  return { open, active: first?.node.id ?? null };
+}
+
 /** The folders to open first: the one for the exam's modality, so its templates are one arrow away. */
 export function initiallyOpen(roots: readonly TemplateNode[], modality: string | null): Set<number> {
   const open = new Set<number>();

@@ -310,6 +310,7 @@ export function Workspace({ examId, reportId }: { examId: number; reportId: numb
           error={templates.error}
           onRetry={templates.retry}
           modality={exam.detail?.exam.modality ?? null}
+          bodyPart={exam.detail?.exam.bodyPart ?? null}
           onPick={pick}
           onClose={() => setPicker(null)}
         />

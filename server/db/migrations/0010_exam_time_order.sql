@@ -1,0 +1,1 @@
+CREATE INDEX "exams_live_exam_time_idx" ON "exams" USING btree ("exam_time","id","bucket_id","modality","report_status","report_creator_id","assignee_id","tele_med_flag","is_remote_report_requested","urgent_flag","patient_source","patient_name") WHERE "exams"."deleted_time" is null;

@@ -55,3 +55,9 @@ export const MODALITIES = ['CR', 'DX', 'CT', 'MR', 'US', 'MG'] as const;
 export const PATIENT_SOURCES = ['I', 'O', 'E', 'P', 'NO'] as const;
 export const GENDERS = ['M', 'F', 'O', 'U'] as const;
 export const AGE_UNITS = ['Y', 'M', 'W', 'D'] as const;
+
+/**
+ * Report statuses of an exam still waiting for its report (no submitted or approved one yet): the worklist's
+ * "unreported" filter and the new-exam toast's pending count. The strings are contract/reports.ts ReportStatus.
+ */
+export const UNREPORTED_STATUSES = ['none', 'partial', 'locked', 'advised', 'hold', 'cancelled'] as const;

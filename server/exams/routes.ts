@@ -18,6 +18,8 @@ import { deleteExam, readableExam, recoverExam, updateExam } from './record';
 import { coExams, pastCount, pastExams } from './related';
 import { readableBuckets } from './scope';
 
+/** Counted exactly by exams/newly: far above a week's exams of the busiest site. */
+const NEWLY_COUNT_MAX = 200_000;
 const SERVER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** The exam area (core §7 "Exams"): the worklist query and count, one exam, its detail, past and co-exams, export, polling. */
@@ -48,7 +50,9 @@ export async function examRoutes(app: FastifyInstance, { deps }: { deps: Deps })
     const filters = [...input.filters, { field: 'created', operator: 'gte' as const, values: [windowStart] }];
     const q = await buildQuery(deps.db, readableBuckets(access), { filters, sorts: input.sorts }, { accountId: access.accountId, now });
     if (!q) return { items: [], total: 0, totalIsEstimate: false };
-    const [items, count] = await Promise.all([pageOf(deps.db, q, input.skip, input.limit, access), countOf(deps.db, q)]);
+    // The toast's pending count is exact (an estimate drifted between rounds with nothing new); the 7-day window
+    // bounds what is counted.
+    const [items, count] = await Promise.all([pageOf(deps.db, q, input.skip, input.limit, access), countOf(deps.db, q, { exact: true, exactLimit: NEWLY_COUNT_MAX })]);
     return { items, ...withPageFacts(count, input.skip, input.limit, items.length) };
   });
 

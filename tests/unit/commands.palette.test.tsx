@@ -38,6 +38,8 @@ function fakeApp(overrides: Partial<AppCommandContext> = {}): AppCommandContext 
     toggleTheme: vi.fn(),
     language: 'en' as Language,
     setLanguage: vi.fn(),
+    hasNotifications: () => false,
+    dismissNotifications: vi.fn(),
     logout: vi.fn(),
     ...overrides,
   };

@@ -89,7 +89,8 @@ describe('the pending-consultation feed', () => {
     env = {
       storage,
       timers: { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as number) },
-      showToast: (input) => toasts.show(input),
+      upsertToast: (input) => toasts.upsert(input),
+      hasToast: (key) => toasts.has(key),
       playSound: (url) => void sounds.push(url),
       soundUrl: '/sounds/consult.wav',
       // The same test NotifyPolling applies.

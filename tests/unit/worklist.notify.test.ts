@@ -52,7 +52,8 @@ describe('notification polling rules', () => {
     env = {
       storage,
       timers: { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as number) },
-      showToast: (input) => toasts.show(input),
+      upsertToast: (input) => toasts.upsert(input),
+      hasToast: (key) => toasts.has(key),
       playSound: (url) => void sounds.push(url),
       soundUrl: '/sounds/notify.wav',
       isUnauthorized: (error) => error instanceof Unauthorized,
@@ -126,16 +127,52 @@ describe('notification polling rules', () => {
     expect(sounds).toHaveLength(1);
   });
 
-  it('reminds again after a toast ran out unacknowledged (only closing it records the id)', async () => {
+  it('does not come back with its chime after running out unacknowledged, until a newer exam arrives', async () => {
     const { feed, answer } = scriptedFeed();
     answer(page(70));
+    answer(page(70));
+    answer(page(70));
+    answer(page(71, 70));
     createPoller(feed, env).start();
     await vi.advanceTimersByTimeAsync(10_000); // the toast's 10 s
     expect(toasts.list()).toEqual([]);
     expect(lastSeenId(storage, 'notify-last-exam-id')).toBe(0);
-    await vi.advanceTimersByTimeAsync(EXAM_POLL_MS - 10_000);
+    await vi.advanceTimersByTimeAsync(EXAM_POLL_MS * 2); // two more rounds find nothing newer
+    expect(toasts.list()).toEqual([]);
+    expect(sounds).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(EXAM_POLL_MS - 5_000); // exam 71 arrives (and its toast is still up)
+    expect(toasts.list().map((t) => t.message)).toEqual(['#71, 12 pending']);
+    expect(sounds).toHaveLength(2);
+  });
+
+  it('updates the toast that is up quietly when a round finds nothing newer (the count changed), and rings once for a newer exam', async () => {
+    const { feed, answer } = scriptedFeed();
+    answer(page(80));
+    answer({ items: [{ id: 80 }], total: 30 });
+    answer({ items: [{ id: 81 }, { id: 80 }], total: 31 });
+    const quick = { ...feed, intervalMs: 3000 };
+    createPoller(quick, env).start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sounds).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(toasts.list().map((t) => t.message)).toEqual(['#80, 30 pending']);
+    expect(sounds).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(toasts.list().map((t) => t.message)).toEqual(['#81, 31 pending']);
     expect(toasts.list()).toHaveLength(1);
     expect(sounds).toHaveLength(2);
+  });
+
+  it('records the highest id of every round the toast showed when it is closed', async () => {
+    const { feed, answer } = scriptedFeed();
+    answer(page(90));
+    answer({ items: [{ id: 93 }, { id: 90 }], total: 2 });
+    const quick = { ...feed, intervalMs: 3000 };
+    createPoller(quick, env).start();
+    await vi.advanceTimersByTimeAsync(3000);
+    toasts.dismissAll();
+    expect(lastSeenId(storage, 'notify-last-exam-id')).toBe(93);
+    expect(toasts.list()).toEqual([]);
   });
 
   it('stops quietly on a 401 and asks no more', async () => {

@@ -22,7 +22,8 @@ function startPolling<T extends { id: number }>(feed: PollFeed<T>, soundUrl: str
   const poller = createPoller(feed, {
     storage: localStorage,
     timers,
-    showToast: (input) => toasts.show(input),
+    upsertToast: (input) => toasts.upsert(input),
+    hasToast: (key) => toasts.has(key),
     playSound,
     soundUrl,
     isUnauthorized: (error) => isHttpError(error) && error.status === 401,

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { CONSULTATION_POLL_MS, EXAM_POLL_MS, NEW_EXAM_WINDOW_DAYS, POLL_PAGE_SIZE, STORAGE_KEYS } from '../../../contract/constants';
+import { CONSULTATION_POLL_MS, EXAM_POLL_MS, NEW_EXAM_WINDOW_DAYS, POLL_PAGE_SIZE, STORAGE_KEYS, UNREPORTED_STATUSES } from '../../../contract/constants';
 import { CONSULTATION_STATUS, type ConsultationListItem, type ConsultationPage, type ConsultationPageQuery } from '../../../contract/consultations';
 import type { ExamListItem, ExamPage } from '../../../contract/exams';
 import type { HttpClient } from '@/lib/http';
@@ -13,9 +13,10 @@ function shortTime(iso: string): string {
 }
 
 /**
- * New exams (core §7): POST exams/newly, limit 5, skip 0, created within the last 7 days, newest id first (ids
- * grow with registration, so "the first id above the last seen" means "something arrived since").
- * The toast names patient, modality, body part, time, organisation and the pending count.
+ * New exams (core §7): POST exams/newly, limit 5, skip 0, created within the last 7 days, still unreported, in the
+ * worklist's own order (latest exam time first), so the toast names the exam at the top of the list. An id above
+ * the last one seen is news. The toast names patient, modality, body part, time, organisation and the pending
+ * count: the exact number of unreported exams of the last 7 days.
  */
 export function examFeed(http: HttpClient, t: TFunction, now: () => number = Date.now): PollFeed<ExamListItem> {
   return {
@@ -26,10 +27,13 @@ export function examFeed(http: HttpClient, t: TFunction, now: () => number = Dat
       http.post<ExamPage>(
         'exams/newly',
         {
-          filters: [{ field: 'created', operator: 'gte', values: [new Date(now() - NEW_EXAM_WINDOW_DAYS * 86_400_000).toISOString()] }],
+          filters: [
+            { field: 'created', operator: 'gte', values: [new Date(now() - NEW_EXAM_WINDOW_DAYS * 86_400_000).toISOString()] },
+            { field: 'reportStatus', operator: 'in', values: [...UNREPORTED_STATUSES] },
+          ],
           skip: 0,
           limit: POLL_PAGE_SIZE,
-          sorts: [{ field: 'id', direction: 'desc' }],
+          sorts: [{ field: 'examTime', direction: 'desc' }],
         },
         { signal },
       ),

@@ -1,9 +1,11 @@
 /**
  * Notification polling (core §4 "Notification polling", §7 "Polling"), written once for both feeds: new exams
- * (every 30 s) and pending consultations (every 60 s, once consultations exist). Each round asks for the 5 newest
- * items; when the first one's id is above the last id the user acknowledged, a toast and a sound go off. Closing
- * the toast records the highest id of that round, so the same items never ring again. A 401 stops the poller
- * quietly; any other failure, and a sound the browser refuses to play, are ignored until the next round.
+ * (every 30 s) and pending consultations (every 60 s). Each round asks for the 5 newest items; when the first
+ * one's id is above the last id the user acknowledged, the feed's one toast says so. It rings only for an item
+ * newer than the toast has already announced (areas §2: duplicates ignored): a round that finds nothing newer
+ * updates the toast quietly if it is up (the pending count) and leaves it closed if it is not. Closing the toast
+ * (its ×, Esc on it, or "dismiss notifications") records the highest id seen, so those items never come back.
+ * A 401 stops the poller quietly; any other failure, and a sound the browser refuses to play, are ignored.
  * No React here: the rules are tested with fake timers, the hook only starts and stops pollers.
  */
 import type { ToastInput } from '@/lib/toasts';
@@ -27,8 +29,9 @@ export interface PollFeed<T extends { id: number }> {
 export interface PollEnv {
   storage: Pick<Storage, 'getItem' | 'setItem'>;
   timers: { setTimeout(fn: () => void, ms: number): unknown; clearTimeout(handle: unknown): void };
-  /** Returns null when the toast was a duplicate of one still shown (nothing new appeared). */
-  showToast(input: ToastInput): number | null;
+  /** Shows the feed's toast, or changes the text of the one that is up (same key). */
+  upsertToast(input: ToastInput & { key: string }): { outcome: 'shown' | 'updated' };
+  hasToast(key: string): boolean;
   playSound(url: string): Promise<void> | void;
   /** The group's sound (autoNotifyAudio / autoConsulNotifyAudio); polling runs only while one is set. */
   soundUrl: string;
@@ -62,16 +65,27 @@ export function recordSeen(storage: PollEnv['storage'], key: string, id: number)
   }
 }
 
-/** Core §7: "if the first result has an id above the last seen id". */
+/**
+ * Core §7: "if the first result has an id above the last seen id". The exam feed comes in the worklist's order
+ * (exam time), where a new arrival need not be first: any id above the last seen is news, and the toast names the
+ * first of those in the feed's order.
+ */
+export function freshItems<T extends { id: number }>(page: PollPage<T>, lastSeen: number): T[] {
+  return page.items.filter((item) => item.id > lastSeen);
+}
+
 export function isNews<T extends { id: number }>(page: PollPage<T>, lastSeen: number): boolean {
-  const first = page.items[0];
-  return first !== undefined && first.id > lastSeen;
+  return freshItems(page, lastSeen).length > 0;
 }
 
 export function createPoller<T extends { id: number }>(feed: PollFeed<T>, env: PollEnv): Poller {
   let timer: unknown = null;
   let running = false;
   let controller: AbortController | null = null;
+  // The newest item this poller has rung for, and the highest id its toast stands for (recorded when it is closed).
+  let announced = 0;
+  let highest = 0;
+  const key = `notify-${feed.name}`;
 
   async function poll(): Promise<void> {
     controller?.abort();
@@ -86,20 +100,23 @@ export function createPoller<T extends { id: number }>(feed: PollFeed<T>, env: P
       return;
     }
     if (own.signal.aborted || !running) return;
-    if (!isNews(page, lastSeenId(env.storage, feed.storageKey))) return;
-    const first = page.items[0]!;
-    const highest = Math.max(...page.items.map((item) => item.id));
-    const text = feed.describe(first, page.total);
-    const shown = env.showToast({
-      ...text,
+    const fresh = freshItems(page, lastSeenId(env.storage, feed.storageKey));
+    if (fresh.length === 0) return;
+    const first = fresh[0]!;
+    const newest = Math.max(...fresh.map((item) => item.id));
+    const newer = newest > announced;
+    if (!newer && !env.hasToast(key)) return;
+    highest = Math.max(highest, ...page.items.map((item) => item.id));
+    env.upsertToast({
+      ...feed.describe(first, page.total),
       kind: 'info',
-      // One toast per newest item: a round that finds the same item while its toast is up adds nothing.
-      key: `notify-${feed.name}-${first.id}`,
+      key,
       onClose: (reason) => {
         if (reason === 'dismissed') recordSeen(env.storage, feed.storageKey, highest);
       },
     });
-    if (shown === null) return;
+    if (!newer) return;
+    announced = newest;
     try {
       await env.playSound(env.soundUrl);
     } catch {

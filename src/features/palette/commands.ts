@@ -12,6 +12,10 @@ export interface GlobalCommandContext {
   language: Language;
   setLanguage(language: Language): void;
   logout(): void;
+  /** Whether notifications are showing now (read at key time). */
+  hasNotifications(): boolean;
+  /** Closes them all, recording what the polling ones showed. */
+  dismissNotifications(): void;
   togglePalette(): void;
   openShortcuts(): void;
 }
@@ -73,6 +77,17 @@ export const globalCommands: readonly Spec[] = [
     shortcut: 'Shift+?',
     scope: 'global',
     run: (ctx) => ctx.openShortcuts(),
+  },
+  {
+    id: 'notifications.dismiss',
+    label: 'commands.notifications.dismiss',
+    section: 'commands.sections.help',
+    // A modified key, so it works while typing a report; Ctrl/Cmd+. is free in the browsers and the editors.
+    shortcut: '$mod+.',
+    keywords: ['toast', 'notice', '通知', 'close', 'Esc'],
+    scope: 'global',
+    when: (ctx) => ctx.hasNotifications(),
+    run: (ctx) => ctx.dismissNotifications(),
   },
   {
     id: 'theme.toggle',

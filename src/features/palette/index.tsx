@@ -7,6 +7,7 @@ import { visibleEntries } from '@/lib/session/navEntries';
 import { useCommands } from '@/lib/commands';
 import { currentLanguage, isLanguage, setLanguage } from '@/lib/i18n';
 import { useTheme } from '@/lib/theme';
+import { toasts } from '@/lib/toasts';
 import { CommandCenter, type AppCommandContext } from './CommandCenter';
 import { destinationCommands, type DestinationContext } from './destinations';
 
@@ -42,6 +43,8 @@ function SignedInCommands() {
       language,
       setLanguage: (next) => void setLanguage(next),
       logout,
+      hasNotifications: () => toasts.list().some((toast) => toast.placement === 'corner'),
+      dismissNotifications: () => toasts.dismissAll('corner'),
     };
   }, [entries, permissions, theme, setTheme, language, logout]);
 

@@ -2,7 +2,7 @@
  * A worklist view as the server's page query (filters AND-ed, sorts). One place knows the server's field names,
  * so the screen, the export and the case order all ask for the same rows.
  */
-import { DELETED_RECOVERY_DAYS, FREE_TEXT_MIN_CHARS } from '../../../contract/constants';
+import { DELETED_RECOVERY_DAYS, FREE_TEXT_MIN_CHARS, UNREPORTED_STATUSES } from '../../../contract/constants';
 import type { Filter, Sort } from '../../../contract/common';
 import type { ExamSortField, QUICK_FILTER_MODALITIES } from '../../../contract/exams';
 import type { ReportStatus } from '../../../contract/reports';
@@ -21,7 +21,7 @@ export const QUICK_MODALITY_CODES: typeof QUICK_FILTER_MODALITIES & Record<Quick
 
 /** Statuses behind the two work filters: anything short of a submitted or approved report, and submitted ones. */
 export const WORK_FILTER_STATUSES: Record<WorkFilter, readonly ReportStatus[]> = {
-  unreported: ['none', 'partial', 'locked', 'advised', 'hold', 'cancelled'],
+  unreported: UNREPORTED_STATUSES,
   pending: ['final'],
 };
 

@@ -1,7 +1,50 @@
-import { useSyncExternalStore } from 'react';
+import { useLayoutEffect, useRef, useState, useSyncExternalStore, type KeyboardEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TOAST_WIDTH } from '../../../contract/constants';
+import { placeToasts, type Box, type ToastPlacement } from './placement';
 import { toasts as defaultStore, type Toast, type ToastStore } from './store';
+
+/** Narrowest a notification gets to stay beside an area it must not cover. */
+const TOAST_MIN_WIDTH = 200;
+/** The navbar's height (h-11): the top corners start below it. */
+const NAVBAR_HEIGHT = 44;
+
+const CORNER_CLASS: Record<ToastPlacement['corner'], string> = {
+  'bottom-right': 'bottom-4 right-4',
+  'top-right': 'top-[3.25rem] right-4',
+  'bottom-left': 'bottom-4 left-4',
+  'top-left': 'top-[3.25rem] left-4',
+};
+
+function avoidedAreas(): Box[] {
+  return [...document.querySelectorAll('[data-toast-avoid]')]
+    .map((el) => el.getBoundingClientRect())
+    .filter((r) => r.width > 0 && r.height > 0)
+    .map((r) => ({ left: r.left, top: r.top, width: r.width, height: r.height }));
+}
+
+/**
+ * Keeps the stack off what the screen marks with `data-toast-avoid`, measured when the toasts change and when the
+ * window is resized (the marked areas are laid out by then).
+ */
+function usePlacement(count: number, stack: RefObject<HTMLElement | null>): ToastPlacement {
+  const [placement, setPlacement] = useState<ToastPlacement>({ corner: 'bottom-right', width: TOAST_WIDTH });
+  useLayoutEffect(() => {
+    if (count === 0 || typeof window === 'undefined') return;
+    const place = () => setPlacement(placeToasts({
+      viewport: { width: window.innerWidth, height: window.innerHeight },
+      height: Math.max(stack.current?.offsetHeight ?? 0, 72),
+      avoid: avoidedAreas(),
+      topInset: NAVBAR_HEIGHT,
+      width: TOAST_WIDTH,
+      minWidth: TOAST_MIN_WIDTH,
+    }));
+    place();
+    window.addEventListener('resize', place);
+    return () => window.removeEventListener('resize', place);
+  }, [count, stack]);
+  return placement;
+}
 
 const KIND_CLASS: Record<Toast['kind'], string> = {
   info: 'border-l-accent',
@@ -11,8 +54,19 @@ const KIND_CLASS: Record<Toast['kind'], string> = {
 };
 
 function ToastCard({ toast, onDismiss, closeLabel }: { toast: Toast; onDismiss: () => void; closeLabel: string }) {
+  // Esc on a focused notification closes it (and, for a polling toast, records what it showed); the key stops here
+  // so the screen under it does not also act on it.
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    event.stopPropagation();
+    onDismiss();
+  };
   return (
     <div
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      data-toast-key={toast.key}
       role={toast.kind === 'error' ? 'alert' : 'status'}
       className={`pointer-events-auto flex items-start gap-3 rounded-md border border-line border-l-4 bg-raised px-3 py-2 text-sm text-fg shadow-lg ${KIND_CLASS[toast.kind]}`}
     >
@@ -27,19 +81,23 @@ function ToastCard({ toast, onDismiss, closeLabel }: { toast: Toast; onDismiss: 
   );
 }
 
-/** Renders the two toast areas: bottom right (core §2) and bottom centre for the re-login notices (core §8). */
+/** Renders the two toast areas: a corner clear of the screen's marked areas (core §2), and bottom centre for the re-login notices (core §8). */
 export function Toaster({ store = defaultStore }: { store?: ToastStore }) {
   const { t } = useTranslation();
   const list = useSyncExternalStore(store.subscribe, store.list, store.list);
   const corner = list.filter((toast) => toast.placement === 'corner');
   const bottom = list.filter((toast) => toast.placement === 'bottom');
+  const stack = useRef<HTMLElement>(null);
+  const placement = usePlacement(corner.length, stack);
   return (
     <>
       <section
+        ref={stack}
         aria-label={t('common.notifications')}
         aria-live="polite"
-        className="pointer-events-none fixed bottom-4 right-4 z-50 flex max-w-[calc(100vw-2rem)] flex-col gap-2"
-        style={{ width: TOAST_WIDTH }}
+        data-corner={placement.corner}
+        className={`pointer-events-none fixed z-50 flex max-w-[calc(100vw-2rem)] flex-col gap-2 ${CORNER_CLASS[placement.corner]}`}
+        style={{ width: placement.width }}
       >
         {corner.map((toast) => (
           <ToastCard key={toast.id} toast={toast} onDismiss={() => store.dismiss(toast.id)} closeLabel={t('common.dismiss')} />

@@ -29,7 +29,16 @@ export interface Timers {
 
 export interface ToastStore {
   show(input: ToastInput): number | null;
+  /**
+   * Shows the toast, or when one with the same key is up, changes its text in place (its timer runs on): a
+   * notification that only counts again must not stack or ring. Answers whether it was 'shown' or 'updated'.
+   */
+  upsert(input: ToastInput & { key: string }): { id: number; outcome: 'shown' | 'updated' };
+  /** Whether a toast with this key is up. */
+  has(key: string): boolean;
   dismiss(id: number): void;
+  /** The user closes every toast of an area (Esc on the notifications, or the palette's "dismiss notifications"). */
+  dismissAll(placement?: ToastPlacement): void;
   clear(): void;
   list(): readonly Toast[];
   subscribe(listener: () => void): () => void;
@@ -58,34 +67,49 @@ export function createToastStore(timers: Timers = globalThis as unknown as Timer
     onClose?.(reason);
   }
 
-  return {
-    show(input) {
-      const placement = input.placement ?? 'corner';
-      const key = input.key ?? `${placement}|${input.title ?? ''}|${input.message}`;
-      if (toasts.some((t) => t.key === key)) return null;
-      const toast: Toast = {
-        id: nextId++,
-        key,
-        message: input.message,
-        title: input.title,
-        kind: input.kind ?? 'info',
-        placement,
-        duration: input.duration ?? (placement === 'bottom' ? RELOGIN_TOAST_MS : TOAST_MS),
-      };
-      // The oldest toast of the same area makes room for the newest.
-      const same = toasts.filter((t) => t.placement === placement);
-      if (same.length >= TOAST_MAX) remove(same[0]!.id, 'replaced');
-      toasts = [...toasts, toast];
-      if (input.onClose) closers.set(toast.id, input.onClose);
-      handles.set(toast.id, timers.setTimeout(() => {
-        remove(toast.id, 'timeout');
-        emit();
-      }, toast.duration));
+  function show(input: ToastInput): number | null {
+    const placement = input.placement ?? 'corner';
+    const key = input.key ?? `${placement}|${input.title ?? ''}|${input.message}`;
+    if (toasts.some((t) => t.key === key)) return null;
+    const toast: Toast = {
+      id: nextId++,
+      key,
+      message: input.message,
+      title: input.title,
+      kind: input.kind ?? 'info',
+      placement,
+      duration: input.duration ?? (placement === 'bottom' ? RELOGIN_TOAST_MS : TOAST_MS),
+    };
+    // The oldest toast of the same area makes room for the newest.
+    const same = toasts.filter((t) => t.placement === placement);
+    if (same.length >= TOAST_MAX) remove(same[0]!.id, 'replaced');
+    toasts = [...toasts, toast];
+    if (input.onClose) closers.set(toast.id, input.onClose);
+    handles.set(toast.id, timers.setTimeout(() => {
+      remove(toast.id, 'timeout');
       emit();
-      return toast.id;
+    }, toast.duration));
+    emit();
+    return toast.id;
+  }
+
+  return {
+    show,
+    upsert(input) {
+      const existing = toasts.find((t) => t.key === input.key);
+      if (!existing) return { id: show(input)!, outcome: 'shown' };
+      toasts = toasts.map((t) => (t.id === existing.id ? { ...t, message: input.message, title: input.title, kind: input.kind ?? t.kind } : t));
+      if (input.onClose) closers.set(existing.id, input.onClose);
+      emit();
+      return { id: existing.id, outcome: 'updated' };
     },
+    has: (key) => toasts.some((t) => t.key === key),
     dismiss(id) {
       remove(id, 'dismissed');
+      emit();
+    },
+    dismissAll(placement = 'corner') {
+      for (const t of toasts.filter((toast) => toast.placement === placement)) remove(t.id, 'dismissed');
       emit();
     },
     clear() {

@@ -118,7 +118,7 @@ export default function PrintPage() {
   return (
     <CommandScope scope="print">
       <div className="flex min-h-0 flex-1 flex-col bg-sunken">
-        <div ref={toolbar} tabIndex={-1} className="sticky top-0 z-10 flex items-center gap-3 border-b border-line bg-surface px-4 py-2 outline-none">
+        <div ref={toolbar} tabIndex={-1} data-toast-avoid className="sticky top-0 z-10 flex items-center gap-3 border-b border-line bg-surface px-4 py-2 outline-none">
           <button type="button" className="btn" onClick={back}>
             {t('print.commands.back')} <span className="text-[11px] opacity-70">{keys('Escape')}</span>
           </button>
@@ -144,7 +144,7 @@ export default function PrintPage() {
           {loaded && (
             <>
               <p className="text-xs text-fg-muted">{t('print.pdfHint')}</p>
-              <div className="print-preview">
+              <div className="print-preview" data-toast-avoid>
                 {/* Keyed by the load: after a Reload every image is asked again, even at an unchanged address. */}
                 <PrintSheet key={loads} data={loaded.data} qrUrl={qr.url} onImageError={onImageError} onKeyImageError={onKeyImageError} />
               </div>

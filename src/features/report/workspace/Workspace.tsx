@@ -300,7 +300,7 @@ export function Workspace({ examId, reportId }: { examId: number; reportId: numb
           </div>
         )}
         {report && (
-          <div className="sticky bottom-0 z-10">
+          <div className="sticky bottom-0 z-10" data-toast-avoid>
             <ActionBar transitions={ws.draft.kind === 'none' ? report.transitions : []} busy={ws.busy} onRun={ws.run} onManage={ws.manage} state={saveState} savedAt={ws.savedAt ?? report.savedTime} />
           </div>
         )}

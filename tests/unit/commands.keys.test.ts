@@ -24,6 +24,9 @@ describe('shortcut strings', () => {
   it('prints key caps for a PC and for a Mac', () => {
     expect(formatShortcut('$mod+k', false)).toEqual([['Ctrl', 'K']]);
     expect(formatShortcut('$mod+k', true)).toEqual([['⌘', 'K']]);
+    // A key named by its place prints its cap.
+    expect(formatShortcut('Alt+KeyI', false)).toEqual([['Alt', 'I']]);
+    expect(formatShortcut('Alt+KeyI', true)).toEqual([['⌥', 'I']]);
     expect(formatShortcut('g s', false)).toEqual([['G'], ['S']]);
     expect(formatShortcut('Alt+ArrowDown', false)).toEqual([['Alt', '↓']]);
     expect(formatShortcut('Escape', true)).toEqual([['Esc']]);

@@ -60,3 +60,13 @@ describe('locale files', () => {
     expect(latinOnly).toEqual([]);
   });
 });
+
+describe('English words of the worklist', () => {
+  it('names a physical-exam source and an unknown or other sex with the fields\' words, not "Check" or "?"', () => {
+    const en = byLanguage.en;
+    expect(en.get('worklist.source.P')).toMatch(/exam/i);
+    expect(en.get('worklist.gender.U')).toBe('Unknown');
+    expect(en.get('worklist.gender.O')).toBe('Other');
+    for (const key of ['worklist.source.P', 'worklist.gender.U', 'worklist.gender.O']) expect(en.get(key)).toMatch(/^[A-Za-z][A-Za-z .()]+$/);
+  });
+});

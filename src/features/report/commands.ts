@@ -31,6 +31,9 @@ export interface ReportCommandContext {
   canShare: boolean;
   /** Shows the side tab "Share" with the focus on its first field. */
   openShare(): void;
+  /** The images beside the report can take the keyboard (the viewer's keys then act on them). */
+  canFocusViewer: boolean;
+  focusViewer(): void;
 }
 
 type Spec = CommandSpec<ReportCommandContext>;
@@ -108,6 +111,18 @@ export const reportCommands: readonly Spec[] = [
     scope: 'editor',
     shortcut: 'Escape',
     run: (ctx) => ctx.back(),
+  },
+  {
+    id: 'report.focusViewer',
+    label: 'report.commands.focusViewer',
+    section: 'report.commands.sections.cases',
+    scope: 'editor',
+    // By the key's place (KeyI), so it also works on a Mac, where Option+I types a character; Alt+I is free in the
+    // browsers and in the editor.
+    shortcut: 'Alt+KeyI',
+    keywords: ['images', 'viewer', 'image', '影像', '图像'],
+    when: (ctx) => ctx.canFocusViewer,
+    run: (ctx) => ctx.focusViewer(),
   },
   {
     id: 'report.insertTemplate',

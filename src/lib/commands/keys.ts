@@ -64,6 +64,9 @@ const KEY_CAPS: Record<string, string> = {
 };
 
 function keyCap(key: string): string {
+  // A key named by its place ('KeyI', 'Digit1', for keys that type other characters with Alt on a Mac) shows its cap.
+  const placed = /^(?:Key|Digit)(\w)$/.exec(key);
+  if (placed) return placed[1]!.toUpperCase();
   return KEY_CAPS[key.toLowerCase()] ?? (key.length === 1 ? key.toUpperCase() : key);
 }
 

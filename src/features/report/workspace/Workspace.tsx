@@ -141,6 +141,7 @@ export function Workspace({ examId, reportId }: { examId: number; reportId: numb
     requestAnimationFrame(() => insertTemplate(ws.editors.current, template, mode, origin));
   }, [picker, ws.editors]);
 
+  const viewerArea = useRef<HTMLDivElement>(null);
   const dialogOpen = picker !== null || ws.reasonFor !== null || ws.joint !== null || pendingLeave !== null || ws.assigning || ws.confirming !== null;
   const commandContext: ReportCommandContext = {
     can: (action: WorkspaceAction) => !!report && !dialogOpen && ws.busy === null && ws.draft.kind === 'none' && allows(report.transitions, action),
@@ -161,6 +162,13 @@ export function Workspace({ examId, reportId }: { examId: number; reportId: numb
     showAttachments: () => showTab('attachments', '[data-attachments-start]'),
     canShare: mayShare && !dialogOpen,
     openShare: () => showTab('share', '[data-share-start]'),
+    canFocusViewer: !!report && !dialogOpen,
+    focusViewer: () => {
+      const area = viewerArea.current;
+      const target = area?.querySelector<HTMLElement>('[data-testid="viewer-viewport"]') ?? area;
+      target?.scrollIntoView({ block: 'nearest' });
+      target?.focus({ preventScroll: true });
+    },
   };
   useCommands(reportCommands, commandContext);
 
@@ -282,7 +290,9 @@ export function Workspace({ examId, reportId }: { examId: number; reportId: numb
                 onEscape={() => root.current?.focus({ preventScroll: true })}
                 onCommandKey={(shortcut) => registry.dispatch(shortcut, new KeyboardEvent('keydown'))}
               />
-              <ViewerSlot examId={examId} reportId={report.id} editable={ws.editable} />
+              <div ref={viewerArea} tabIndex={-1} data-testid="workspace-viewer" className="outline-none">
+                <ViewerSlot examId={examId} reportId={report.id} editable={ws.editable} />
+              </div>
             </div>
             <aside aria-label={t('report.side.label')} className="flex w-full shrink-0 flex-col gap-4 border-line bg-surface p-4 lg:w-[22rem] lg:border-l">
               {ws.side && (

@@ -38,6 +38,8 @@ export function storedLanguage(store: KeyValueStorage | null = storage()): Langu
 
 function applyToDocument(language: Language) {
   if (typeof document !== 'undefined') document.documentElement.lang = HTML_LANG[language];
+  // Tibetan brings its web font along (a chunk of its own); the other languages never ask for it.
+  if (language === 'tib') void import('./tibetanFont').then((m) => m.loadTibetanFont());
 }
 
 export const i18n = i18next;

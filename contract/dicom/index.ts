@@ -2,5 +2,5 @@
 export { charsetOf, decodeText, type Charset } from './charset';
 export { groupInstances, type GroupableInstance, type Grouping, type SeriesGroup, type StudyGroup } from './group';
 export { hasPreamble, isUid, readDicomHeader, type DicomHeader, type DicomReadResult, type DicomRefusal, type ReadOptions } from './header';
-export { displayPersonName, splitPersonName, type PersonName } from './personName';
+export { displayPersonName, personNameFor, splitPersonName, storedPersonName, type PersonName } from './personName';
 export { studyInfoFromHeaders } from './studyInfo';

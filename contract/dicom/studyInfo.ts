@@ -1,7 +1,7 @@
 import { GENDERS } from '../constants';
 import type { StudyUploadInput } from '../uploads';
 import type { DicomHeader } from './header';
-import { displayPersonName } from './personName';
+import { storedPersonName } from './personName';
 
 type Gender = (typeof GENDERS)[number];
 
@@ -23,7 +23,7 @@ export function studyInfoFromHeaders(headers: readonly DicomHeader[]): Partial<S
   const studyTime = pick('studyTime') ?? '00:00:00';
   return {
     studyInstanceUid: first.studyInstanceUid,
-    patientName: displayPersonName(pick('patientName')) || undefined,
+    patientName: storedPersonName(pick('patientName')) || undefined,
     patientId: pick('patientId') ?? undefined,
     patientGender: (GENDERS as readonly string[]).includes(sex ?? '') ? (sex as Gender) : 'U',
     patientDob: pick('patientBirthDate'),

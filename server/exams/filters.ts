@@ -1,6 +1,7 @@
 import { and, eq, gte, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Filter, Operator } from '../../contract/common';
+import { nameSearchForms } from '../../contract/dicom/personName';
 import { DELETED_RECOVERY_DAYS, FREE_TEXT_MIN_CHARS, PATIENT_SOURCES } from '../../contract/constants';
 import { EXAM_FILTER_FIELDS, EXAM_GENDERS, REPORT_SOURCES, type ExamFilterField, type FilterKind } from '../../contract/exams';
 import { REPORT_STATUSES } from '../../contract/reports';
@@ -185,6 +186,18 @@ export function compileFilters(filters: readonly Filter[], ctx: FilterContext): 
       case 'myTasks':
         conditions.push(values[0] ? myTasksCondition(ctx.accountId) : sql`not coalesce(${myTasksCondition(ctx.accountId)}, false)`);
         return;
+      case 'patientName': {
+        if (f.operator !== 'like') {
+          conditions.push(compare(exams.patientName, f.operator, values));
+          return;
+        }
+        // A name typed as read also finds it stored the DICOM way (Wang^XiaoDong, 王^小东); each form is one more
+        // ILIKE on the same column, which its trigram index serves.
+        const forms = nameSearchForms(String(values[0]));
+        const parts = forms.map((form) => sql`${exams.patientName} ilike ${containsPattern(form)}`);
+        conditions.push(parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` or `)})`);
+        return;
+      }
       case 'deletedTime':
         deletedView = true;
         conditions.push(compare(exams.deletedTime, f.operator, values));

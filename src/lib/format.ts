@@ -1,5 +1,7 @@
 import dayjs from 'dayjs';
 import { FILE_SIZE_UNITS } from '../../contract/constants';
+import { personNameFor } from '../../contract/dicom/personName';
+import { currentLanguage } from './i18n';
 
 /** Times as a reading room reads them: local, 24-hour, to the minute (seconds only where they matter). */
 export function formatDateTime(iso: string | null | undefined, seconds = false): string {
@@ -30,4 +32,12 @@ export function formatBytes(bytes: number | null | undefined): string {
     unit++;
   }
   return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${FILE_SIZE_UNITS[unit]}`;
+}
+
+/**
+ * A patient's name in the reader's language: a DICOM name with component groups ('Wang^XiaoDong=王^小东', or as
+ * stored 'Wang XiaoDong=王小东') shows 王小东 in Chinese and Tibetan and Wang XiaoDong in English.
+ */
+export function patientNameText(stored: string | null | undefined): string {
+  return personNameFor(stored, currentLanguage());
 }

@@ -2,7 +2,7 @@ import iconv from 'iconv-lite';
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
-  charsetOf, decodeText, displayPersonName, groupInstances, readDicomHeader, splitPersonName, studyInfoFromHeaders, type DicomHeader,
+  charsetOf, decodeText, displayPersonName, groupInstances, personNameFor, storedPersonName, readDicomHeader, splitPersonName, studyInfoFromHeaders, type DicomHeader,
 } from '../../contract/dicom';
 import { CT_SERIES, SINGLE_SAMPLES, ascii, asNewInstance, concat, pixelDataOffset, replaceElement, sample, writeDicom } from '../support/dicom';
 
@@ -57,7 +57,8 @@ describe('reading the headers of the sample files', () => {
       studyDescription: 'CT, HEAD/BRAIN WO CONTRAST', accessionNumber: '2',
     });
     expect(info.examTime).toMatch(/^1995-09-03T17:30:32[+-]\d{2}:\d{2}$/);
-    expect(studyInfoFromHeaders([header(sample('chrX1.dcm'))]).patientName).toBe('王小東');
+    // Both groups are kept, each as read, so either is found and each language shows its own.
+    expect(studyInfoFromHeaders([header(sample('chrX1.dcm'))]).patientName).toBe('Wang XiaoDong=王小東');
   });
 });
 
@@ -67,6 +68,22 @@ describe('person names and character sets', () => {
     expect(displayPersonName('Wang^XiaoDong=王^小東=')).toBe('王小東');
     expect(displayPersonName('Doe^John^^Dr')).toBe('Doe John Dr');
     expect(displayPersonName(null)).toBe('');
+  });
+
+  it('shows the ideographic form in Chinese and Tibetan and the alphabetic one in English, from a stored or a raw name', () => {
+    expect(storedPersonName('Wang^XiaoDong=王^小东')).toBe('Wang XiaoDong=王小东');
+    expect(storedPersonName('Wang^XiaoDong=王^小東=')).toBe('Wang XiaoDong=王小東');
+    expect(storedPersonName('Doe^John')).toBe('Doe John');
+    expect(storedPersonName('=王^小东')).toBe('=王小东');
+    for (const name of ['Wang XiaoDong=王小东', 'Wang^XiaoDong=王^小东']) {
+      expect(personNameFor(name, 'chs')).toBe('王小东');
+      expect(personNameFor(name, 'tib')).toBe('王小东');
+      expect(personNameFor(name, 'en')).toBe('Wang XiaoDong');
+    }
+    expect(personNameFor('=王小东', 'en')).toBe('王小东');
+    expect(personNameFor('张伟', 'en')).toBe('张伟');
+    expect(personNameFor('Doe^John', 'chs')).toBe('Doe John');
+    expect(personNameFor(null, 'chs')).toBe('');
   });
 
   it('reads a GB18030 name written into a sample', () => {

@@ -11,7 +11,7 @@ import { Spinner } from '@/ui/Spinner';
 import { casePath } from '@/lib/cases/caseOrder';
 import { ReportHistory } from '@/features/report';
 import { SourceCell, StatusBadge, UrgentMark, sexAge } from '@/ui/examCells';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, patientNameText } from '@/lib/format';
 import { FilmSharePanel } from './FilmSharePanel';
 import { StudyPackagePanel } from './StudyPackagePanel';
 import { useLoaded } from './useExamData';
@@ -79,7 +79,7 @@ export default function ExamDrawer({ examId, onClose }: { examId: number; onClos
     >
       <div className="flex items-center gap-2 border-b border-line px-4 py-2">
         <h2 id="exam-drawer-title" className="min-w-0 flex-1 truncate text-sm font-semibold">
-          {exam ? `${exam.patientName} · ${exam.modality} ${exam.bodyPart ?? ''}` : t('examDetail.title')}
+          {exam ? `${patientNameText(exam.patientName)} · ${exam.modality} ${exam.bodyPart ?? ''}` : t('examDetail.title')}
         </h2>
         <span className="text-xs text-fg-subtle">{t('examDetail.closeHint')}</span>
         <button type="button" className="icon-button" aria-label={t('common.close')} onClick={onClose}>
@@ -205,7 +205,7 @@ export default function ExamDrawer({ examId, onClose }: { examId: number; onClos
           </>
         )}
       </div>
-      <span className="sr-only" aria-live="polite">{exam ? t('examDetail.opened', { name: exam.patientName }) : ''}</span>
+      <span className="sr-only" aria-live="polite">{exam ? t('examDetail.opened', { name: patientNameText(exam.patientName) }) : ''}</span>
     </aside>
   );
 }

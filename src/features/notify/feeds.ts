@@ -4,6 +4,7 @@ import { CONSULTATION_STATUS, type ConsultationListItem, type ConsultationPage, 
 import type { ExamListItem, ExamPage } from '../../../contract/exams';
 import type { HttpClient } from '@/lib/http';
 import type { PollFeed } from './poller';
+import { patientNameText } from '@/lib/format';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -40,7 +41,7 @@ export function examFeed(http: HttpClient, t: TFunction, now: () => number = Dat
     describe: (exam, total) => ({
       title: t('notify.newExam'),
       message: `${t('notify.examLine', {
-        patient: exam.patientName,
+        patient: patientNameText(exam.patientName),
         modality: exam.modality,
         bodyPart: exam.bodyPart ?? '',
         time: shortTime(exam.examTime),
@@ -80,7 +81,7 @@ export function consultationFeed(http: Pick<HttpClient, 'post'>, t: TFunction): 
     describe: (consultation, total) => ({
       title: t('notify.newConsultation'),
       message: `${t('notify.consultationLine', {
-        patient: consultation.patientName,
+        patient: patientNameText(consultation.patientName),
         time: shortTime(consultation.created),
         reason: clip(consultation.reason, REASON_MAX),
         applicant: consultation.appliedBucketName,

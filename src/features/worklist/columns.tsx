@@ -2,6 +2,7 @@ import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { SourceCell, StatusBadge, UrgentMark, sexAge } from '@/ui/examCells';
 import { WaitCell, formatExamTime } from './cells';
+import { patientNameText } from '@/lib/format';
 import type { ExamRow } from './types';
 import type { SortField } from './view';
 
@@ -32,7 +33,7 @@ export const COLUMN_SPECS: readonly ColumnSpec[] = [
   { id: 'urgent', header: 'worklist.columns.urgent', size: 34, minSize: 30, align: 'center', render: (e, { t }) => <UrgentMark urgent={e.urgentFlag} t={t} /> },
   { id: 'status', header: 'worklist.columns.status', size: 76, minSize: 60, sort: 'reportStatus', render: (e, { t }) => <StatusBadge status={e.reportStatus} t={t} /> },
   { id: 'waiting', header: 'worklist.columns.waiting', size: 62, minSize: 50, align: 'end', render: (e, { now }) => <WaitCell exam={e} now={now} /> },
-  { id: 'patientName', header: 'worklist.columns.patientName', size: 96, minSize: 64, sort: 'patientName', fixed: true, render: (e) => <span className="font-medium text-fg">{e.patientName}</span> },
+  { id: 'patientName', header: 'worklist.columns.patientName', size: 96, minSize: 64, sort: 'patientName', fixed: true, render: (e) => <span className="font-medium text-fg">{patientNameText(e.patientName)}</span> },
   { id: 'sexAge', header: 'worklist.columns.sexAge', size: 80, minSize: 48, render: (e, { t }) => sexAge(e, t) },
   { id: 'patientId', header: 'worklist.columns.patientId', size: 104, minSize: 64, sort: 'patientId', render: (e) => <span className="tabular-nums">{e.patientId}</span> },
   { id: 'source', header: 'worklist.columns.source', size: 64, minSize: 40, render: (e, { t }) => <SourceCell source={e.patientSource} t={t} /> },

@@ -20,6 +20,7 @@ import { safeImageUrl } from './safeImage';
 import { useQrCode } from './useQrCode';
 import '../report.css';
 import './print.css';
+import { patientNameText } from '@/lib/format';
 
 type Loaded = { data: PrintData; report: ReportView };
 
@@ -124,7 +125,7 @@ export default function PrintPage() {
           </button>
           <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">
             {t('print.title')}
-            {loaded && <span className="ml-2 font-normal text-fg-muted">{loaded.data.exam.patientName} · {loaded.data.exam.modality} {loaded.data.exam.bodyPart ?? ''}</span>}
+            {loaded && <span className="ml-2 font-normal text-fg-muted">{patientNameText(loaded.data.exam.patientName)} · {loaded.data.exam.modality} {loaded.data.exam.bodyPart ?? ''}</span>}
           </h1>
           {loaded && <StatusChip status={loaded.report.status} />}
           <button type="button" className="btn btn-primary" disabled={!context.canPrint} onClick={() => void print()}>

@@ -5,6 +5,7 @@ import type { PrintData } from '../../../../contract/reports';
 import { ReportHtml } from '../editor/ReportHtml';
 import { sourceIds } from '../workspace/ExamHeader';
 import { safeImageUrl } from './safeImage';
+import { patientNameText } from '@/lib/format';
 
 interface Props {
   data: PrintData;
@@ -80,7 +81,7 @@ export function PrintSheet({ data, qrUrl, onImageError, onKeyImageError }: Props
       </header>
 
       <section className="print-patient" aria-label={t('print.patient')}>
-        <Field label={t('print.fields.name')}>{exam.patientName}</Field>
+        <Field label={t('print.fields.name')}>{patientNameText(exam.patientName)}</Field>
         <Field label={t('print.fields.gender')}>{gender}</Field>
         <Field label={t('print.fields.age')}>{exam.visitAge}</Field>
         <Field label={t('print.fields.patientId')}>{exam.patientId}</Field>

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ExamListItem } from '../../../../contract/exams';
 import type { ReportView } from '../../../../contract/reports';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, patientNameText } from '@/lib/format';
 import { StatusChip } from './StatusChip';
 
 /** The id that goes with a patient source (core §3): inpatient number and bed, outpatient or physical-exam number. */
@@ -61,7 +61,7 @@ export function ExamHeader({ exam, report }: { exam: ExamListItem | null; report
         {exam.urgentFlag && (
           <span className="shrink-0 rounded-sm bg-danger px-1.5 text-xs font-semibold leading-5 text-surface">{t('report.exam.urgent')}</span>
         )}
-        <h1 className="shrink-0 text-base font-semibold">{exam.patientName}</h1>
+        <h1 className="shrink-0 text-base font-semibold">{patientNameText(exam.patientName)}</h1>
         <dl className="flex min-w-0 flex-1 items-baseline gap-x-4 text-sm">
           <Item label={t('report.exam.sexAge')}>
             {[t(`report.exam.gender.${exam.patientGender}`, { defaultValue: exam.patientGender }), exam.visitAge].filter(Boolean).join(' · ')}

@@ -1,6 +1,7 @@
 import { useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { displayPersonName, type StudyGroup } from '../../../../contract/dicom';
+import type { StudyGroup } from '../../../../contract/dicom';
+import { patientNameText } from '@/lib/format';
 import { formatBytes } from '@/lib/format';
 import type { ReadFile, RefusedFile, SourceFile } from '../readFiles';
 import { fromDrop, fromInput } from '../sources';
@@ -66,7 +67,7 @@ export function ChooseStep({ studies, refused, reading, onFiles, onClear, onNext
               return (
                 <li key={study.studyInstanceUid} data-testid="upload-study" className="px-4 py-2.5">
                   <div className="flex flex-wrap items-baseline gap-x-3 gap-y-0.5 text-sm">
-                    <span className="font-medium">{displayPersonName(first.patientName) || t('upload.choose.noName')}</span>
+                    <span className="font-medium">{patientNameText(first.patientName) || t('upload.choose.noName')}</span>
                     <span className="text-fg-muted">{first.patientId ?? ''}</span>
                     <span className="text-fg-muted">{first.studyDate ?? ''}</span>
                     <span className="text-fg-muted">{first.studyDescription ?? ''}</span>

@@ -13,7 +13,7 @@ import { StatusChip } from './StatusChip';
  * Core §2: the patient's other exams, latest 15. Enter on one opens its report in the workspace (read-only
  * unless the server offers more), so a radiologist compares with last year's conclusion without the mouse.
  */
-export function PastExams({ examId, onOpen }: { examId: number; onOpen: (exam: ExamListItem) => void }) {
+export function PastExams({ examId, reportVersion, onOpen }: { examId: number; reportVersion: number; onOpen: (exam: ExamListItem) => void }) {
   const { t } = useTranslation();
   const [state, setState] = useState<{ items: ExamListItem[] | null; error: unknown }>({ items: null, error: null });
   const [attempt, setAttempt] = useState(0);
@@ -24,7 +24,7 @@ export function PastExams({ examId, onOpen }: { examId: number; onOpen: (exam: E
       (error: unknown) => !controller.signal.aborted && setState({ items: null, error }),
     );
     return () => controller.abort();
-  }, [examId, attempt]);
+  }, [examId, attempt, reportVersion]);
 
   if (state.error) {
     return (

@@ -207,6 +207,8 @@ export function Workspace({ examId, reportId }: { examId: number; reportId: numb
         render: () => (
           <PastExams
             examId={examId}
+            // Every stored change of this report (a joint submit changes the past exams' reports too) asks again.
+            reportVersion={report?.version ?? 0}
             onOpen={(past) => {
               if (past.reportId === null) toasts.show({ message: t('report.past.noReport'), kind: 'info' });
               else leaveThen(() => navigate(reportPath(past.id, past.reportId!)));

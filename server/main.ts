@@ -9,11 +9,11 @@ import { storageFromEnv } from './storage';
 const started = performance.now();
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-if (config.seedDemo) await seedDemoIfEmpty(database.db, { scryptCost: config.scryptCost, clock: systemClock });
+const storage = storageFromEnv(process.env, { dataDir: config.dataDir, secret: config.tokenSecret, clock: systemClock });
+if (config.seedDemo) await seedDemoIfEmpty(database.db, { scryptCost: config.scryptCost, clock: systemClock, storage });
 const app = await buildApp({
   db: database.db, dbKind: database.kind, clock: systemClock,
-  tokens: createTokens(config.tokenSecret, config.tokenTtlSeconds), config,
-  storage: storageFromEnv(process.env, { dataDir: config.dataDir, secret: config.tokenSecret, clock: systemClock }),
+  tokens: createTokens(config.tokenSecret, config.tokenTtlSeconds), config, storage,
 }, { logger: process.env.LOG !== '0', serveClient: true, trustProxy: config.trustProxy });
 await app.listen({ port: config.port, host: config.host });
 const ms = Math.round(performance.now() - started);

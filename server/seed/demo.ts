@@ -1,4 +1,4 @@
-import { count, eq, sql } from 'drizzle-orm';
+import { count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Action } from '../../contract/actions';
 import { hashPassword } from '../auth/password';
 import type { Db } from '../db/client';
@@ -7,6 +7,8 @@ import type { Clock } from '../deps';
 import { BODY_PARTS, DEPARTMENTS } from './clinical';
 import { insertConsultations } from './consultations';
 import { insertExams } from './exams';
+import { seedImages } from './images';
+import type { Storage } from '../storage/types';
 import { rng } from './random';
 import { seedTemplates } from './templates';
 
@@ -36,7 +38,17 @@ export interface DemoIds {
   accounts: Record<DemoUsername, number>;
 }
 
-export async function seedDemoIfEmpty(db: Db, opts: { scryptCost: number; clock: Clock; exams?: number }): Promise<DemoIds | null> {
+export interface DemoOptions {
+  scryptCost: number;
+  clock: Clock;
+  exams?: number;
+  /** Where the demo's images go; without it no exam gets images (API tests that do not need them). */
+  storage?: Storage;
+  /** Exams of the hospital with images (default 300, or a sixth of the exams when fewer); the expert centre gets a tenth. */
+  images?: number;
+}
+
+export async function seedDemoIfEmpty(db: Db, opts: DemoOptions): Promise<DemoIds | null> {
   const [{ n }] = await db.select({ n: count() }).from(t.accounts);
   if (n > 0) return null;
   return seedDemo(db, opts);
@@ -46,7 +58,7 @@ export async function seedDemoIfEmpty(db: Db, opts: { scryptCost: number; clock:
  * Demo data (issue "Foundation"): one domain, one group with every flag on (both notification sounds among them), a
  * hospital and an expert centre, their exams, and the hospital's consultations with the centre.
  */
-export async function seedDemo(db: Db, opts: { scryptCost: number; clock: Clock; exams?: number }): Promise<DemoIds> {
+export async function seedDemo(db: Db, opts: DemoOptions): Promise<DemoIds> {
   const now = opts.clock.now();
   const r = rng(20261122);
   const hash = await hashPassword(DEMO_PASSWORD, opts.scryptCost);
@@ -106,11 +118,11 @@ export async function seedDemo(db: Db, opts: { scryptCost: number; clock: Clock;
     return { groupId: group!.id, hospitalId: hospital!.id, expertCentreId: centre!.id, accounts: acc };
   });
 
-  await insertExams(db, r, {
+  const hospitalExams = await insertExams(db, r, {
     now, days: 60, count: opts.exams ?? 2000, bucketId: ids.hospitalId,
     reporters: [ids.accounts.rad1, ids.accounts.rad2], approver: ids.accounts.chief,
   });
-  await insertExams(db, r, {
+  const centreExams = await insertExams(db, r, {
     now, days: 60, count: Math.ceil((opts.exams ?? 2000) / 10), bucketId: ids.expertCentreId,
     reporters: [ids.accounts.expert], approver: ids.accounts.expert, remote: true,
   });
@@ -119,8 +131,21 @@ export async function seedDemo(db: Db, opts: { scryptCost: number; clock: Clock;
     now, days: 60, count: 25, pending: 5, appliedBucketId: ids.hospitalId, targetBucketId: ids.expertCentreId,
     joinedBucketIds: [ids.expertCentreId], applicants: [ids.accounts.rad1, ids.accounts.rad2, ids.accounts.chief],
   });
+  if (opts.storage) {
+    const wanted = opts.images ?? Math.min(300, Math.ceil(hospitalExams.length / 6));
+    await seedImages({ db, storage: opts.storage, clock: opts.clock }, [
+      ...(await withImages(db, hospitalExams, wanted)), ...(await withImages(db, centreExams, Math.ceil(wanted / 10))),
+    ], { uploaderId: ids.accounts.tech });
+  }
   await db.execute(sql`analyze`);
   return ids;
+}
+
+/** The newest exams (what a reader opens first) get images, then every fourth older one, up to `count`. */
+async function withImages(db: Db, ids: readonly number[], count: number): Promise<number[]> {
+  if (ids.length === 0 || count <= 0) return [];
+  const rows = await db.select({ id: t.exams.id }).from(t.exams).where(inArray(t.exams.id, [...ids])).orderBy(desc(t.exams.examTime));
+  return rows.map((row) => row.id).filter((_, i) => i < count / 2 || i % 4 === 0).slice(0, count);
 }
 
 function randomToken(r: ReturnType<typeof rng>): string {

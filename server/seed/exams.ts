@@ -30,10 +30,30 @@ function weighted(r: Rng, table: [string, number][]): string {
 
 const pad = (n: number, w: number) => String(n).padStart(w, '0');
 
-/** Inserts `count` realistic exams over the last `days` days, with reports in several states. */
-export async function insertExams(db: Db, r: Rng, o: ExamSeedOptions): Promise<void> {
+interface Patient { name: string; pid: string; gender: 'M' | 'F' | 'U'; dob: Date }
+
+/**
+ * Report times after the exam's arrival, squeezed to end before `now` when the exam is recent: every time of the
+ * demo is in the past and in the order the work happened (saved, submitted, approved, printed).
+ */
+export function reportTimes(created: Date, now: Date, offsetsMin: readonly number[]): Date[] {
+  const start = created.getTime();
+  const room = Math.max(0, now.getTime() - 60_000 - start);
+  const total = offsetsMin.reduce((sum, m) => sum + m, 0) * 60_000;
+  const scale = total > room ? room / total : 1;
+  let at = start;
+  return offsetsMin.map((m) => new Date((at += m * 60_000 * scale)));
+}
+
+/**
+ * Inserts `count` realistic exams over the last `days` days, with reports in several states. About a third are
+ * further visits of a patient seen before, so past exams and comparisons have something to show.
+ */
+export async function insertExams(db: Db, r: Rng, o: ExamSeedOptions): Promise<number[]> {
   const batch = o.batch ?? 500;
   const span = o.days * 86_400_000;
+  const patients: Patient[] = [];
+  const ids: number[] = [];
   for (let done = 0; done < o.count; done += batch) {
     const n = Math.min(batch, o.count - done);
     const examRows: (typeof exams.$inferInsert)[] = [];
@@ -41,17 +61,23 @@ export async function insertExams(db: Db, r: Rng, o: ExamSeedOptions): Promise<v
       const created = new Date(o.now.getTime() - Math.floor(r.next() ** 1.3 * span));
       const modality = weighted(r, MODALITY_WEIGHTS);
       const bodyPart = r.pick(BODY_PARTS[modality]!);
-      const age = r.int(1, 90);
-      const dob = new Date(created.getTime() - age * 365.25 * 86_400_000 - r.int(0, 364) * 86_400_000);
+      const returning = patients.length > 20 && r.chance(0.35);
+      const patient: Patient = returning ? r.pick(patients) : {
+        name: chineseName(r), pid: `P${pad(r.int(1, 9_999_999), 8)}`, gender: r.pick(['M', 'F', 'M', 'F', 'U'] as const),
+        dob: new Date(created.getTime() - r.int(1, 90) * 365.25 * 86_400_000 - r.int(0, 364) * 86_400_000),
+      };
+      if (!returning) patients.push(patient);
+      const age = Math.max(1, Math.floor((created.getTime() - patient.dob.getTime()) / (365.25 * 86_400_000)));
+      const dob = patient.dob;
       const source = r.pick(PATIENT_SOURCES);
       const seq = done + i + 1;
-      const pid = `P${pad(r.int(1, 9_999_999), 8)}`;
+      const pid = patient.pid;
       examRows.push({
         bucketId: o.bucketId,
-        patientName: chineseName(r),
+        patientName: patient.name,
         patientId: pid,
         patientKeyId: pid,
-        patientGender: modality === 'MG' ? 'F' : r.pick(['M', 'F', 'M', 'F', 'U'] as const),
+        patientGender: modality === 'MG' ? 'F' : patient.gender,
         patientDob: dob.toISOString().slice(0, 10),
         visitAge: `${age}Y`,
         weight: r.int(40, 95),
@@ -78,6 +104,7 @@ export async function insertExams(db: Db, r: Rng, o: ExamSeedOptions): Promise<v
       });
     }
     const inserted = await db.insert(exams).values(examRows).returning({ id: exams.id, created: exams.created, bodyPart: exams.bodyPart });
+    ids.push(...inserted.map((e) => e.id));
 
     const reportRows: (typeof reports.$inferInsert)[] = [];
     for (const e of inserted) {
@@ -85,18 +112,21 @@ export async function insertExams(db: Db, r: Rng, o: ExamSeedOptions): Promise<v
       let status = weighted(r, STATUS_WEIGHTS);
       if (ageHours < 24 && r.chance(0.6)) status = r.chance(0.7) ? 'none' : 'partial';
       if (status === 'none') continue;
-      const positive = r.chance(0.3);
+      const text = reportText(r, e.bodyPart ?? '', r.chance(0.3));
       const creator = r.pick(o.reporters);
-      const saved = new Date(e.created.getTime() + r.int(20, 240) * 60_000);
-      const submitted = ['final', 'corrected', 'printed', 'hold'].includes(status) ? new Date(saved.getTime() + r.int(1, 30) * 60_000) : null;
-      const approved = ['corrected', 'printed'].includes(status) ? new Date(submitted!.getTime() + r.int(5, 300) * 60_000) : null;
+      const submits = ['final', 'corrected', 'printed', 'hold'].includes(status);
+      const approves = ['corrected', 'printed'].includes(status);
+      const [savedAt, submittedAt, approvedAt, printedAt] = reportTimes(e.created, o.now, [r.int(20, 240), r.int(1, 30), r.int(5, 300), 10]);
+      const saved = savedAt!;
+      const submitted = submits ? submittedAt! : null;
+      const approved = approves ? approvedAt! : null;
       reportRows.push({
         examId: e.id, bucketId: o.bucketId, sourceBucketId: o.bucketId, status, creatorId: creator, lastUpdaterId: creator,
-        issuerId: approved ? o.approver : null, ...reportText(r, e.bodyPart ?? '', positive), positive,
+        issuerId: approved ? o.approver : null, finding: text.finding, diagnosis: text.diagnosis, positive: text.positive,
         rejectReason: status === 'hold' ? '结论描述不完整，请补充' : null,
         recallReason: status === 'cancelled' ? '患者信息有误，撤回修改' : null,
         savedTime: saved, submittedTime: submitted, approvedTime: approved,
-        printedTime: status === 'printed' ? new Date(approved!.getTime() + 600_000) : null,
+        printedTime: status === 'printed' ? printedAt! : null,
         lastOperationTime: approved ?? submitted ?? saved, created: saved,
       });
     }
@@ -119,4 +149,5 @@ export async function insertExams(db: Db, r: Rng, o: ExamSeedOptions): Promise<v
   await db.execute(sql`
     update exams e set report_id = r.id, report_status = r.status, report_creator_id = r.creator_id
     from reports r where r.exam_id = e.id and e.report_id is null and e.bucket_id = ${o.bucketId}`);
+  return ids;
 }

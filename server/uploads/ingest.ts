@@ -24,7 +24,7 @@ export interface IngestTarget {
  * UploadTooLarge, StudyMismatch). Idempotent by SOP Instance UID within the exam: a file sent twice
  * keeps the first copy and answers 'duplicate'.
  */
-export async function ingestDicom(deps: Deps, target: IngestTarget, body: Readable, opts: { maxBytes?: number } = {}): Promise<UploadFileResult> {
+export async function ingestDicom(deps: Pick<Deps, 'db' | 'storage' | 'clock'>, target: IngestTarget, body: Readable, opts: { maxBytes?: number } = {}): Promise<UploadFileResult> {
   const maxBytes = opts.maxBytes ?? DICOM_MAX_BYTES;
   const key = `dicom/${target.bucketId}/${target.examId}/${storedName('dcm')}`;
   const capture = new HeadAndTail(HEAD_BYTES, 8);

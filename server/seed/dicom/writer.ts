@@ -1,0 +1,76 @@
+/**
+ * A small DICOM Part 10 writer for the demo images: Explicit VR Little Endian, UTF-8 text (ISO_IR 192), one image
+ * per file. Enough for what the seed makes; the upload path reads the result like any modality's file.
+ */
+export type ElementValue = string | number | readonly number[] | Uint8Array | Uint16Array | Int16Array;
+export interface Element {
+  tag: number;
+  vr: string;
+  value: ElementValue;
+}
+
+export const EXPLICIT_LITTLE = '1.2.840.10008.1.2.1';
+const IMPLEMENTATION_UID = '1.2.826.0.1.3680043.8.498.1';
+const LONG_VRS = new Set(['OB', 'OW', 'OF', 'SQ', 'UT', 'UN']);
+const utf8 = new TextEncoder();
+
+function bytesOf(vr: string, value: ElementValue): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof Uint16Array || value instanceof Int16Array) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  const numbers = typeof value === 'number' ? [value] : typeof value === 'string' ? null : value;
+  if (numbers && (vr === 'US' || vr === 'UL' || vr === 'SS')) {
+    const size = vr === 'UL' ? 4 : 2;
+    const out = new Uint8Array(numbers.length * size);
+    const view = new DataView(out.buffer);
+    numbers.forEach((n, i) => (size === 4 ? view.setUint32(i * size, n, true) : vr === 'SS' ? view.setInt16(i * 2, n, true) : view.setUint16(i * 2, n, true)));
+    return out;
+  }
+  return utf8.encode(numbers ? numbers.join('\\') : String(value));
+}
+
+function encode(e: Element): Uint8Array {
+  let value = bytesOf(e.vr, e.value);
+  if (value.length % 2) {
+    const padded = new Uint8Array(value.length + 1);
+    padded.set(value);
+    padded[value.length] = e.vr === 'UI' || e.vr === 'OB' ? 0 : 0x20;
+    value = padded;
+  }
+  const long = LONG_VRS.has(e.vr);
+  const out = new Uint8Array((long ? 12 : 8) + value.length);
+  const view = new DataView(out.buffer);
+  view.setUint16(0, e.tag >>> 16, true);
+  view.setUint16(2, e.tag & 0xffff, true);
+  out[4] = e.vr.charCodeAt(0);
+  out[5] = e.vr.charCodeAt(1);
+  if (long) view.setUint32(8, value.length, true);
+  else view.setUint16(6, value.length, true);
+  out.set(value, long ? 12 : 8);
+  return out;
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** The file: preamble, 'DICM', the meta group (its SOP class and instance from the data set), then the data set in tag order. */
+export function writeDicomFile(elements: readonly Element[]): Uint8Array {
+  const find = (tag: number) => String(elements.find((e) => e.tag === tag)?.value ?? '');
+  const meta = concat([
+    encode({ tag: 0x00020001, vr: 'OB', value: new Uint8Array([0, 1]) }),
+    encode({ tag: 0x00020002, vr: 'UI', value: find(0x00080016) }),
+    encode({ tag: 0x00020003, vr: 'UI', value: find(0x00080018) }),
+    encode({ tag: 0x00020010, vr: 'UI', value: EXPLICIT_LITTLE }),
+    encode({ tag: 0x00020012, vr: 'UI', value: IMPLEMENTATION_UID }),
+  ]);
+  const body = concat([...elements].sort((a, b) => a.tag - b.tag).map(encode));
+  const preamble = new Uint8Array(132);
+  preamble.set(utf8.encode('DICM'), 128);
+  return concat([preamble, encode({ tag: 0x00020000, vr: 'UL', value: meta.length }), meta, body]);
+}

@@ -1,0 +1,54 @@
+import { expect, test, type Page } from '@playwright/test';
+import type { ExamPage } from '../../contract/exams';
+import { api, apiToken } from './support/images';
+import { prefer, signIn } from './support/session';
+
+/**
+ * The demo data shows the product working (issue 8 §4): exams of every modality come with images made at seed time,
+ * which the viewer draws; patients come back, so an exam has past exams.
+ */
+async function coloursOnCanvas(page: Page): Promise<number> {
+  return page.getByTestId('viewer-viewport').evaluate((root) => {
+    const source = root.querySelector('canvas');
+    if (!source) return 0;
+    const copy = document.createElement('canvas');
+    copy.width = source.width;
+    copy.height = source.height;
+    const context = copy.getContext('2d')!;
+    context.drawImage(source, 0, 0);
+    const { data } = context.getImageData(0, 0, copy.width, copy.height);
+    const seen = new Set<number>();
+    for (let i = 0; i < data.length && seen.size < 64; i += 4 * 7) seen.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!);
+    return seen.size;
+  });
+}
+
+test('the newest demo exam of each modality opens in the viewer with a picture', async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  await prefer(page, { language: 'en', theme: 'dark' });
+  const token = await apiToken(baseURL!, 'rad1');
+  await signIn(page, 'rad1');
+  for (const modality of ['CT', 'MR', 'DX', 'US', 'MG']) {
+    const page1 = await api<ExamPage>(baseURL!, token, 'POST', 'exams/page-query', {
+      filters: [{ field: 'modality', operator: 'equal', values: [modality] }], sorts: [{ field: 'examTime', direction: 'desc' }], limit: 1,
+    });
+    const exam = page1.items[0]!;
+    expect(exam.hasImage, modality).toBe(true);
+    await page.goto(`/viewer/${exam.id}`);
+    const viewport = page.getByTestId('viewer-viewport');
+    await expect(viewport, modality).toHaveAttribute('data-rendered', 'true', { timeout: 30_000 });
+    expect(await coloursOnCanvas(page), `${modality}: a picture with detail`).toBeGreaterThan(8);
+    await page.screenshot({ path: `.tmp/screens/demo-${modality}.png` });
+  }
+});
+
+test('demo patients come back: some exams have past exams of the same patient', async ({ baseURL }) => {
+  const token = await apiToken(baseURL!, 'rad1');
+  const list = await api<ExamPage>(baseURL!, token, 'POST', 'exams/page-query', { sorts: [{ field: 'examTime', direction: 'desc' }], limit: 60 });
+  let withPast = 0;
+  for (const exam of list.items) {
+    const past = await api<{ total: number }>(baseURL!, token, 'POST', `exams/${exam.id}/past/count`, {});
+    if (past.total > 0) withPast += 1;
+  }
+  expect(withPast).toBeGreaterThan(5);
+});

@@ -25,15 +25,14 @@ test('the new-exam toast keeps off the action bar, closes on Esc and stays close
   await page.goto('/studies?work=unreported');
   await expect(page.locator('[data-testid="worklist-grid"]')).toBeFocused();
   await expect(page.locator('[data-testid="worklist-grid"] [role="row"][data-focused]')).toBeVisible();
+  // The toast comes up on the worklist, then the workspace opens under it: it must move off the action bar.
+  await expect(toast(page)).toBeVisible({ timeout: 15_000 });
   await page.keyboard.press('n'); // the next case rad1 can write: Enter opens its workspace
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/studies\/\d+\/reports\/\d+/);
   const actionBar = page.locator('[data-toast-avoid]').first();
   await expect(actionBar).toBeVisible();
-  await expect(toast(page)).toBeVisible({ timeout: 15_000 });
-  // Placed when it appeared; a moment for the layout of the workspace around it.
-  await page.waitForTimeout(300);
-  expect(overlap(await box(toast(page)), await box(actionBar))).toBe(false);
+  await expect.poll(async () => overlap(await box(toast(page)), await box(actionBar)), { timeout: 3_000 }).toBe(false);
 
   await toast(page).focus();
   await page.keyboard.press('Escape');

@@ -24,24 +24,32 @@ function avoidedAreas(): Box[] {
 }
 
 /**
- * Keeps the stack off what the screen marks with `data-toast-avoid`, measured when the toasts change and when the
- * window is resized (the marked areas are laid out by then).
+ * Keeps the stack off what the screen marks with `data-toast-avoid`. Measured when the toasts change, on resize, and
+ * twice a second while any is up: the screen under a toast changes (Enter opens the report workspace, whose action
+ * bar appears after the toast did).
  */
 function usePlacement(count: number, stack: RefObject<HTMLElement | null>): ToastPlacement {
   const [placement, setPlacement] = useState<ToastPlacement>({ corner: 'bottom-right', width: TOAST_WIDTH });
   useLayoutEffect(() => {
     if (count === 0 || typeof window === 'undefined') return;
-    const place = () => setPlacement(placeToasts({
-      viewport: { width: window.innerWidth, height: window.innerHeight },
-      height: Math.max(stack.current?.offsetHeight ?? 0, 72),
-      avoid: avoidedAreas(),
-      topInset: NAVBAR_HEIGHT,
-      width: TOAST_WIDTH,
-      minWidth: TOAST_MIN_WIDTH,
-    }));
+    const place = () => {
+      const next = placeToasts({
+        viewport: { width: window.innerWidth, height: window.innerHeight },
+        height: Math.max(stack.current?.offsetHeight ?? 0, 72),
+        avoid: avoidedAreas(),
+        topInset: NAVBAR_HEIGHT,
+        width: TOAST_WIDTH,
+        minWidth: TOAST_MIN_WIDTH,
+      });
+      setPlacement((current) => (current.corner === next.corner && current.width === next.width ? current : next));
+    };
     place();
+    const timer = window.setInterval(place, 500);
     window.addEventListener('resize', place);
-    return () => window.removeEventListener('resize', place);
+    return () => {
+      window.clearInterval(timer);
+      window.removeEventListener('resize', place);
+    };
   }, [count, stack]);
   return placement;
 }

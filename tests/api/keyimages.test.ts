@@ -28,7 +28,7 @@ const addImage = (reportId: number, file: Buffer, opts: { token?: string; fields
   s.request('POST', `reports/${reportId}/images`, { token: opts.token, body: form(file, opts.name ?? 'key.png', opts.type ?? 'image/png', opts.fields) });
 
 beforeAll(async () => {
-  s = await startServer({ exams: 120 });
+  s = await startServer({ exams: 240 });
   [rad1, rad2, chief, registrar, tech, expert] = await Promise.all(['rad1', 'rad2', 'chief', 'registrar', 'tech', 'expert'].map((u) => s.login(u)));
   draft = await reportOf('partial', s.ids.accounts.rad1);
   approved = await reportOf('corrected', s.ids.accounts.rad1);

@@ -1,11 +1,11 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Filter, Sort } from '../../contract/common';
 import { EXAM_COUNT_EXACT_LIMIT, EXAM_SORT_FIELDS, type ExamCount, type ExamListItem, type ExamSortField } from '../../contract/exams';
 import type { Db } from '../db/client';
 import { buckets, exams, reports } from '../db/schema';
-import { ApiError } from '../http/errors';
 import { cachedEstimate } from './estimate';
+import { orderOf as listOrder } from '../http/pageQuery';
 import { compileFilters, reportStatusExpr, viewCondition } from './filters';
 import type { Access } from '../access/access';
 import { assignee, joins, listColumns, reportCreator, toListItem, type ListRow } from './present';
@@ -36,25 +36,15 @@ const SORT_EXPR: Record<ExamSortField, AnyPgColumn | SQL> = {
 };
 
 /**
- * The order of a page: the sorts asked for (default created desc), a deletedTime sort outside the deleted view
- * falling back to created (core §9), and the id last in the first sort's direction, so that pages are stable
- * and the default order is exactly the (created, id) index read backwards.
+ * The order of a page (the shared engine): the sorts asked for (default created desc), a deletedTime sort outside the
+ * deleted view falling back to created (core §9), and the id last in the first sort's direction, so that pages are
+ * stable and the default order is exactly the (created, id) index read backwards.
  */
 export function orderOf(sorts: readonly Sort[], deletedView: boolean): SQL[] {
-  const seen = new Set<ExamSortField>();
-  const order: { field: ExamSortField; direction: 'asc' | 'desc' }[] = [];
-  sorts.forEach((s, index) => {
-    if (!(EXAM_SORT_FIELDS as readonly string[]).includes(s.field)) {
-      throw new ApiError('ParamsError', undefined, { fields: [{ path: `sorts.${index}.field`, message: `not a sort of exams: ${s.field}` }] });
-    }
-    const field = s.field === 'deletedTime' && !deletedView ? 'created' : (s.field as ExamSortField);
-    if (seen.has(field)) return;
-    seen.add(field);
-    order.push({ field, direction: s.direction });
-  });
-  if (order.length === 0) order.push({ field: 'created', direction: 'desc' });
-  if (!seen.has('id')) order.push({ field: 'id', direction: order[0]!.direction });
-  return order.map((o) => (o.direction === 'asc' ? asc(SORT_EXPR[o.field]) : desc(SORT_EXPR[o.field])));
+  return listOrder({
+    resource: 'exams', fields: EXAM_SORT_FIELDS, columns: SORT_EXPR, defaultSort: { field: 'created', direction: 'desc' }, tieBreak: 'id',
+    rewrite: (field) => (field === 'deletedTime' && !deletedView ? 'created' : field),
+  }, sorts);
 }
 
 /**

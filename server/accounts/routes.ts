@@ -4,6 +4,7 @@ import {
   accountStatusInput, changePasswordInput, loginInput, patchMeInput, registerInput, resetPasswordInput, suggestionsQuery, updatePasswordInput,
   type AccountSuggestion, type LoginResult, type MyOrganization, type Permissions,
 } from '../../contract/accounts';
+import { recordAudit } from '../audit/record';
 import { idParam } from '../../contract/common';
 import { checkPassword } from '../../contract/password';
 import { assertMember, isGroupAdmin, memberActions, type Access } from '../access/access';
@@ -169,7 +170,14 @@ export async function accountRoutes(app: FastifyInstance, { deps }: { deps: Deps
     const memberships = (await groupsOfVisibleAccount(access, id)).map((groupId) => ({ groupId }));
     if (!memberships.some((m) => isGroupAdmin(access, m.groupId))) fail('Forbidden');
     if (id === access.accountId) fail('Forbidden', 'You cannot change your own status');
-    await db.update(accounts).set({ status, tokenVersion: sql`${accounts.tokenVersion} + 1` }).where(eq(accounts.id, id));
+    await db.transaction(async (tx) => {
+      const [before] = await tx.select({ status: accounts.status }).from(accounts).where(eq(accounts.id, id)).for('update');
+      await tx.update(accounts).set({ status, tokenVersion: sql`${accounts.tokenVersion} + 1` }).where(eq(accounts.id, id));
+      await recordAudit(tx, {
+        at: deps.clock.now(), actorId: access.accountId, area: 'accounts', action: 'status', objectType: 'account', objectId: id,
+        before: { status: before?.status ?? null }, after: { status },
+      });
+    });
     reply.status(204).send();
   });
 
@@ -193,6 +201,11 @@ export async function accountRoutes(app: FastifyInstance, { deps }: { deps: Deps
         .set({ passwordHash, tokenVersion: sql`${accounts.tokenVersion} + 1` })
         .where(eq(accounts.id, id)).returning({ username: accounts.username });
       await clearFailures(tx, target!.username);
+      // The password itself is never recorded: only that an administrator set a new one.
+      await recordAudit(tx, {
+        at: deps.clock.now(), actorId: access.accountId, area: 'accounts', action: 'password-reset', objectType: 'account', objectId: id,
+        after: { password: 'reset' },
+      });
     });
     reply.status(204).send();
   });

@@ -13,11 +13,11 @@ import { exams, filmShares, reports } from '../db/schema';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { parse } from '../http/validate';
-import { issue, type ViewClaims } from '../uploads/permits';
+import { issue, type ViewClaims } from '../auth/permits';
 import { liveExam } from '../viewer/access';
 import { examHeader, organisationNames, reportContents, sharedView } from './present';
 import { newLinkId } from './reportShares';
-import { assertNotBlocked, recordFailure, throttle } from './throttle';
+import { assertNotBlocked, recordFailure, throttle } from '../http/throttle';
 
 type FilmRow = typeof filmShares.$inferSelect;
 const linkParam = z.object({ link: z.string().min(16).max(64).regex(/^[A-Za-z0-9_-]+$/) });

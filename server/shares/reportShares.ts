@@ -12,7 +12,7 @@ import { ApiError } from '../http/errors';
 import { parse } from '../http/validate';
 import { liveReport } from '../images/reportAccess';
 import { examHeader, isApproved, organisationNames, reportContents, sharedView } from './present';
-import { throttle } from './throttle';
+import { throttle } from '../http/throttle';
 
 type ShareRow = typeof reportShares.$inferSelect;
 const revokeParams = idParam.extend({ link: z.string().min(16).max(64).regex(/^[A-Za-z0-9_-]+$/) });

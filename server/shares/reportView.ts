@@ -10,7 +10,7 @@ import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { parse } from '../http/validate';
 import { examHeader, organisationNames, reportContents } from './present';
-import { assertNotBlocked, recordFailure, throttle } from './throttle';
+import { assertNotBlocked, recordFailure, throttle } from '../http/throttle';
 
 const pub = { config: { public: true } };
 

@@ -12,8 +12,9 @@ import { buckets, exams, reports, uploadCodes } from '../db/schema';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { parse } from '../http/validate';
-import { throttle } from '../shares/throttle';
-import { bindStudy, examInBucket, findOrCreateExam, uploadSession } from './exams';
+import { throttle } from '../http/throttle';
+import { bindStudy, examInBucket, findOrCreateExam } from '../exams/create';
+import { uploadSession } from './exams';
 
 export type UploadCodeRow = typeof uploadCodes.$inferSelect;
 const codeParam = z.object({ code: z.string().min(16).max(64).regex(/^[A-Za-z0-9_-]+$/) });

@@ -5,7 +5,7 @@ import { POLICY_KINDS, type DownloadToken, type PolicyKind, type UploadPolicy } 
 import { authOf } from '../auth/plugin';
 import type { Deps } from '../deps';
 import { parse } from '../http/validate';
-import { issue, type DownloadClaims, type PolicyClaims } from './permits';
+import { issue, type DownloadClaims, type PolicyClaims } from '../auth/permits';
 
 /** Policy and download permits are short: long enough to pick a file or start a download, no longer. */
 export const POLICY_TTL_SECONDS = 10 * 60;

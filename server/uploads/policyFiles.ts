@@ -11,8 +11,8 @@ import { ApiError } from '../http/errors';
 import { parse } from '../http/validate';
 import { sendObject } from '../storage/send';
 import { storedName } from '../storage/types';
-import { actorOf } from './actor';
-import { fileBytes, formFile } from './multipart';
+import { actorOf } from '../auth/actor';
+import { fileBytes, formFile } from '../http/multipart';
 
 const pub = { config: { public: true } };
 // A stored name's rule (server/storage/types.ts): it starts with a letter or digit.

@@ -15,10 +15,11 @@ import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { parse } from '../http/validate';
 import { codeRoutes } from './codes';
-import { completeUpload, examInBucket, findOrCreateExam, uploadCredentials, uploadSession, type ExamRow } from './exams';
+import { examInBucket, findOrCreateExam, type ExamRow } from '../exams/create';
+import { completeUpload, uploadCredentials, uploadSession } from './exams';
 import { ingestDicom } from './ingest';
-import { formFile } from './multipart';
-import { check, type UploadClaims } from './permits';
+import { formFile } from '../http/multipart';
+import { check, type UploadClaims } from '../auth/permits';
 import { policyFileRoutes } from './policyFiles';
 import { policyRoutes } from './policies';
 

@@ -5,8 +5,8 @@ import { assertMember, can, type Access } from '../access/access';
 import { exams } from '../db/schema';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
-import { actorOf } from '../uploads/actor';
-import { tryCheck, type ViewClaims } from '../uploads/permits';
+import { actorOf } from '../auth/actor';
+import { tryCheck, type ViewClaims } from '../auth/permits';
 
 /**
  * Who may see an exam's images: exam_get, or anyone who writes, approves or advises on its reports

@@ -11,7 +11,7 @@ import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { parse } from '../http/validate';
 import { sendObject } from '../storage/send';
-import { issue, type ViewClaims } from '../uploads/permits';
+import { issue, type ViewClaims } from '../auth/permits';
 import { assertCanView, assertExamReadable, liveExam } from './access';
 
 const pub = { config: { public: true } };

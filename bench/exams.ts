@@ -59,20 +59,25 @@ const iso = (d: Date) => d.toISOString();
 const snapshot = (): Filter => ({ field: 'created', operator: 'lte', values: [iso(new Date())] });
 const modality = (codes: readonly string[]): Filter => ({ field: 'modality', operator: 'in', values: [...codes] });
 
+/** The worklist's order since issue 8: latest exam time first (a column people see). */
+const byExamTime = [{ field: 'examTime', direction: 'desc' as const }];
+
 const SCENARIOS: Scenario[] = [
-  { name: 'default view (1 organisation)', user: 'rad1', kind: 'list', body: () => ({ filters: [snapshot()], limit: 20 }) },
-  { name: 'default view (2 organisations)', user: 'admin', kind: 'list', body: () => ({ filters: [snapshot()], limit: 20 }) },
+  { name: 'default view (1 organisation)', user: 'rad1', kind: 'list', body: () => ({ filters: [snapshot()], sorts: byExamTime, limit: 20 }) },
+  { name: 'default view (2 organisations)', user: 'admin', kind: 'list', body: () => ({ filters: [snapshot()], sorts: byExamTime, limit: 20 }) },
+  { name: 'by created (the old default)', user: 'rad1', kind: 'list', body: () => ({ filters: [snapshot()], limit: 20 }) },
+  { name: 'unreported, by exam time (key 6)', user: 'rad1', kind: 'list', body: () => ({ filters: [snapshot(), { field: 'reportStatus', operator: 'in', values: ['none', 'partial', 'locked', 'advised', 'hold', 'cancelled'] }], sorts: byExamTime, limit: 20 }) },
   {
     name: 'today', user: 'rad1', kind: 'list', body: () => ({
       filters: [snapshot(), { field: 'examTime', operator: 'gte', values: [iso(startOfToday())] },
         { field: 'examTime', operator: 'lt', values: [iso(new Date(startOfToday().getTime() + 86_400_000))] }], limit: 20,
     }),
   },
-  { name: 'X-ray (CR, DX)', user: 'rad1', kind: 'list', body: () => ({ filters: [snapshot(), modality(QUICK_FILTER_MODALITIES.xray)], limit: 20 }) },
-  { name: 'CT', user: 'rad1', kind: 'list', body: () => ({ filters: [snapshot(), modality(QUICK_FILTER_MODALITIES.ct)], limit: 20 }) },
-  { name: 'MR', user: 'rad1', kind: 'list', body: () => ({ filters: [snapshot(), modality(QUICK_FILTER_MODALITIES.mr)], limit: 20 }) },
-  { name: 'US', user: 'rad1', kind: 'list', body: () => ({ filters: [snapshot(), modality(QUICK_FILTER_MODALITIES.us)], limit: 20 }) },
-  { name: 'CT, 2 organisations', user: 'admin', kind: 'list', body: () => ({ filters: [snapshot(), modality(QUICK_FILTER_MODALITIES.ct)], limit: 20 }) },
+  { name: 'X-ray (CR, DX)', user: 'rad1', kind: 'list', body: () => ({ filters: [snapshot(), modality(QUICK_FILTER_MODALITIES.xray)], sorts: byExamTime, limit: 20 }) },
+  { name: 'CT', user: 'rad1', kind: 'list', body: () => ({ filters: [snapshot(), modality(QUICK_FILTER_MODALITIES.ct)], sorts: byExamTime, limit: 20 }) },
+  { name: 'MR', user: 'rad1', kind: 'list', body: () => ({ filters: [snapshot(), modality(QUICK_FILTER_MODALITIES.mr)], sorts: byExamTime, limit: 20 }) },
+  { name: 'US', user: 'rad1', kind: 'list', body: () => ({ filters: [snapshot(), modality(QUICK_FILTER_MODALITIES.us)], sorts: byExamTime, limit: 20 }) },
+  { name: 'CT, 2 organisations', user: 'admin', kind: 'list', body: () => ({ filters: [snapshot(), modality(QUICK_FILTER_MODALITIES.ct)], sorts: byExamTime, limit: 20 }) },
   { name: 'unreported (status none)', user: 'rad1', kind: 'list', body: () => ({ filters: [snapshot(), { field: 'reportStatus', operator: 'in', values: ['none'] }], limit: 20 }) },
   { name: 'my tasks', user: 'rad1', kind: 'list', body: () => ({ filters: [snapshot(), { field: 'myTasks', operator: 'equal', values: [true] }], limit: 20 }) },
   { name: 'expert reports', user: 'admin', kind: 'list', body: () => ({ filters: [snapshot(), { field: 'reportSource', operator: 'equal', values: ['expert'] }], limit: 20 }) },

@@ -1,28 +1,12 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import type { ExamPage } from '../../contract/exams';
-import { api, apiToken } from './support/images';
+import { api, apiToken, coloursOnCanvas } from './support/images';
 import { prefer, signIn } from './support/session';
 
 /**
  * The demo data shows the product working (issue 8 §4): exams of every modality come with images made at seed time,
  * which the viewer draws; patients come back, so an exam has past exams.
  */
-async function coloursOnCanvas(page: Page): Promise<number> {
-  return page.getByTestId('viewer-viewport').evaluate((root) => {
-    const source = root.querySelector('canvas');
-    if (!source) return 0;
-    const copy = document.createElement('canvas');
-    copy.width = source.width;
-    copy.height = source.height;
-    const context = copy.getContext('2d')!;
-    context.drawImage(source, 0, 0);
-    const { data } = context.getImageData(0, 0, copy.width, copy.height);
-    const seen = new Set<number>();
-    for (let i = 0; i < data.length && seen.size < 64; i += 4 * 7) seen.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!);
-    return seen.size;
-  });
-}
-
 test('the newest demo exam of each modality opens in the viewer with a picture', async ({ page, baseURL }) => {
   test.setTimeout(120_000);
   await prefer(page, { language: 'en', theme: 'dark' });

@@ -1,7 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import path from 'node:path';
 import { prefer, signIn } from './support/session';
-import { SAMPLES, apiToken, uploadStudy } from './support/images';
+import { SAMPLES, apiToken, coloursOnCanvas, uploadStudy } from './support/images';
 
 /**
  * The viewer displays every file of ../shared/dicom-samples/: uncompressed CT, MR and UTF-8-named images, JPEG
@@ -16,23 +16,6 @@ const CASES = [
   { file: 'JPGExtended.dcm', frames: 1 },
   { file: 'SC_rgb_rle_2frame.dcm', frames: 2 },
 ] as const;
-
-/** How many different colours the viewer's canvas shows (read back through a 2D canvas). */
-async function coloursOnCanvas(page: Page): Promise<number> {
-  return page.getByTestId('viewer-viewport').evaluate((root) => {
-    const source = root.querySelector('canvas');
-    if (!source) return 0;
-    const copy = document.createElement('canvas');
-    copy.width = source.width;
-    copy.height = source.height;
-    const context = copy.getContext('2d')!;
-    context.drawImage(source, 0, 0);
-    const { data } = context.getImageData(0, 0, copy.width, copy.height);
-    const seen = new Set<number>();
-    for (let i = 0; i < data.length && seen.size < 64; i += 4 * 7) seen.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!);
-    return seen.size;
-  });
-}
 
 test.beforeEach(async ({ page }) => {
   await prefer(page, { language: 'en', theme: 'dark' });

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readDicomHeader, studyInfoFromHeaders, type DicomHeader } from '../../../contract/dicom';
@@ -50,4 +51,21 @@ export async function uploadStudy(baseURL: string, token: string, files: string[
   }
   const completed = await api<UploadCompleted>(baseURL, token, 'POST', `exams/${session.exam.id}/uploaded`, {});
   return { examId: session.exam.id, completed };
+}
+
+/** How many different colours the viewer's canvas shows (read back through a 2D canvas). */
+export async function coloursOnCanvas(page: Page): Promise<number> {
+  return page.getByTestId('viewer-viewport').evaluate((root) => {
+    const source = root.querySelector('canvas');
+    if (!source) return 0;
+    const copy = document.createElement('canvas');
+    copy.width = source.width;
+    copy.height = source.height;
+    const context = copy.getContext('2d')!;
+    context.drawImage(source, 0, 0);
+    const { data } = context.getImageData(0, 0, copy.width, copy.height);
+    const seen = new Set<number>();
+    for (let i = 0; i < data.length && seen.size < 64; i += 4 * 7) seen.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!);
+    return seen.size;
+  });
 }

@@ -45,3 +45,16 @@ describe('palette search', () => {
     expect(scoreCommand('go registry', fields('Profile', { heading: 'Go to' }))).toBe(0);
   });
 });
+
+describe('palette search over the real commands', () => {
+  it('finds force unlock first for 解锁, and nothing unrelated beside it', async () => {
+    const chs = (await import('../../locales/chs.json')).default as Record<string, unknown>;
+    const { commandCatalog } = await import('@/app/commandCatalog');
+    const text = (key: string | undefined) => String(key?.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], chs) ?? '');
+    const ranked = Object.values(commandCatalog).flat()
+      .map((c) => ({ id: c.id, score: scoreCommand('解锁', { label: text(c.label), heading: text(c.section), id: c.id, keywords: c.keywords ?? [] }) }))
+      .filter((r) => r.score > 0)
+      .sort((a, b) => b.score - a.score);
+    expect(ranked.map((r) => r.id)).toEqual(['report.forceUnlock']);
+  });
+});

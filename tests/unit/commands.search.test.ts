@@ -1,5 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { scoreCommand, type SearchFields } from '@/features/palette/search';
+import { LANGUAGES } from '../../contract/constants';
+import { groupCommands } from '@/features/palette/grouping';
+import { rankGroups, scoreCommand, type SearchFields } from '@/features/palette/search';
+import { commandCatalog } from '@/app/commandCatalog';
+import type { Command, Scope } from '@/lib/commands';
 
 const fields = (label: string, extra: Partial<SearchFields> = {}): SearchFields => ({ label, heading: '', id: '', keywords: [], ...extra });
 
@@ -46,15 +51,43 @@ describe('palette search', () => {
   });
 });
 
-describe('palette search over the real commands', () => {
-  it('finds force unlock first for 解锁, and nothing unrelated beside it', async () => {
-    const chs = (await import('../../locales/chs.json')).default as Record<string, unknown>;
-    const { commandCatalog } = await import('@/app/commandCatalog');
-    const text = (key: string | undefined) => String(key?.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], chs) ?? '');
-    const ranked = Object.values(commandCatalog).flat()
-      .map((c) => ({ id: c.id, score: scoreCommand('解锁', { label: text(c.label), heading: text(c.section), id: c.id, keywords: c.keywords ?? [] }) }))
-      .filter((r) => r.score > 0)
-      .sort((a, b) => b.score - a.score);
-    expect(ranked.map((r) => r.id)).toEqual(['report.forceUnlock']);
+type Tree = { [key: string]: string | Tree };
+const locale = (lng: string) => JSON.parse(readFileSync(new URL(`../../locales/${lng}.json`, import.meta.url), 'utf8')) as Tree;
+const textOf = (tree: Tree, key: string) => String(key.split('.').reduce<string | Tree | undefined>((o, k) => (typeof o === 'object' ? o[k] : undefined), tree) ?? key);
+
+/** Every command of the app, as the palette of the report workspace (editor + viewer over global) groups them. */
+function paletteOf(lng: string, search: string): string[] {
+  const tree = locale(lng);
+  const scopes: Scope[] = ['global', 'worklist', 'editor', 'viewer'];
+  const commands: Command[] = Object.values(commandCatalog).flat()
+    .filter((spec) => scopes.includes(spec.scope))
+    .map((spec) => ({ ...spec, when: () => true, run: () => undefined }));
+  const fields = (command: Command): SearchFields => ({
+    label: textOf(tree, command.label), heading: textOf(tree, command.section ?? `commands.scopes.${command.scope}`), id: command.id, keywords: command.keywords ?? [],
+  });
+  return rankGroups(groupCommands(commands, scopes), search, fields).flatMap((g) => g.commands.map((c) => c.id));
+}
+
+describe('palette ranking', () => {
+  it('lists 解锁 with force unlock first', () => {
+    expect(paletteOf('chs', '解锁')[0]).toBe('report.forceUnlock');
+    expect(paletteOf('en', 'unlock')[0]).toBe('report.forceUnlock');
+  });
+
+  it('puts the best match first even when a weaker one is in a group listed above it', () => {
+    const cmd = (id: string, label: string, scope: Scope): Command => ({ id, label, scope, when: () => true, run: () => undefined });
+    const groups = [
+      { heading: 'screen', commands: [cmd('a.weak', '解除分配并锁定', 'editor'), cmd('a.none', '保存', 'editor')] },
+      { heading: 'manage', commands: [cmd('b.other', '删除', 'editor'), cmd('b.strong', '强制解锁', 'editor')] },
+    ];
+    const ranked = rankGroups(groups, '解锁', (c) => ({ label: c.label, heading: '', id: c.id, keywords: [] }));
+    expect(ranked.map((g) => g.commands.map((c) => c.id))).toEqual([['b.strong'], ['a.weak']]);
+    expect(rankGroups(groups, '  ', (c) => ({ label: c.label, heading: '', id: c.id, keywords: [] }))).toEqual(groups);
+  });
+
+  it.each(LANGUAGES)('%s: an empty search lists every command, a search only those it finds', (lng) => {
+    const all = paletteOf(lng, '');
+    expect(all.length).toBeGreaterThan(10);
+    expect(paletteOf(lng, 'zzzz')).toEqual([]);
   });
 });

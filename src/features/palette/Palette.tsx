@@ -1,10 +1,11 @@
 import { Command as Cmdk } from 'cmdk';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useActiveScopes, useAvailableCommands, type Command } from '@/lib/commands';
 import { groupCommands } from './grouping';
 import { Keys } from './Keys';
 import { ModalDialog } from './ModalDialog';
-import { paletteFilter } from './search';
+import { rankGroups } from './search';
 import { useCommandText } from './useCommandText';
 
 export interface PaletteProps {
@@ -22,20 +23,26 @@ export default function Palette({ onRun, onClose }: PaletteProps) {
   const text = useCommandText();
   const scopes = useActiveScopes();
   const commands = useAvailableCommands().filter((command) => command.id !== 'palette.open');
-  const groups = groupCommands(commands, scopes);
+  const [search, setSearch] = useState('');
+  const groups = rankGroups(groupCommands(commands, scopes), search, (command) => ({
+    label: text.label(command), heading: text.heading(command), id: command.id, keywords: command.keywords ?? [],
+  }));
 
   return (
     <ModalDialog label={t('palette.label')} onClose={onClose} className="items-start justify-center px-4 pt-[12vh]">
       <Cmdk
         label={t('palette.label')}
         loop
-        filter={paletteFilter}
+        // Ranked by rankGroups (search.ts): cmdk would sort inside each group only.
+        shouldFilter={false}
         // Ctrl+K must stay ours (it closes the palette), not cmdk's "move up".
         vimBindings={false}
         className="flex max-h-[70vh] w-full max-w-xl flex-col overflow-hidden rounded-lg border border-line bg-raised text-base text-fg shadow-lg [:lang(bo)_&]:text-[16px]"
       >
         <Cmdk.Input
           data-autofocus
+          value={search}
+          onValueChange={setSearch}
           placeholder={t('palette.placeholder')}
           className="h-11 w-full shrink-0 border-b border-line bg-transparent px-4 text-fg outline-none placeholder:text-fg-subtle"
         />
@@ -51,8 +58,6 @@ export default function Palette({ onRun, onClose }: PaletteProps) {
                 <Cmdk.Item
                   key={command.id}
                   value={command.id}
-                  // Order matters: paletteFilter reads label, heading, then the extra keywords.
-                  keywords={[text.label(command), text.heading(command), ...(command.keywords ?? [])]}
                   onSelect={() => onRun(command)}
                   className="flex min-h-8 cursor-default items-center justify-between gap-3 border-l-2 border-transparent px-2.5 py-1 text-fg select-none rounded-sm data-[selected=true]:border-accent data-[selected=true]:bg-accent-soft"
                 >

@@ -61,10 +61,22 @@ export function scoreCommand(search: string, fields: SearchFields): number {
 }
 
 /**
- * cmdk's filter signature: the item's value is the command id, its keywords are [label, heading, ...keywords]
- * (Palette.tsx builds them in that order).
+ * The palette's groups for a search: commands found, each group's best first, and the group whose best command
+ * scores highest first (ties keep the given order: the innermost scope first). cmdk's own sorting reorders
+ * items only inside their group and never the groups, so a weak match in the screen's group stood above the
+ * command the search named in a later one; the palette ranks here and lets cmdk only display.
  */
-export function paletteFilter(value: string, search: string, keywords: string[] = []): number {
-  const [label = '', heading = '', ...rest] = keywords;
-  return scoreCommand(search, { id: value, label, heading, keywords: rest });
+export function rankGroups<G extends { commands: readonly unknown[] }>(groups: readonly G[], search: string, fieldsOf: (command: G['commands'][number], group: G) => SearchFields): G[] {
+  if (search.trim() === '') return [...groups];
+  const ranked = groups.map((group, order) => {
+    const scored = group.commands
+      .map((command, index) => ({ command, index, score: scoreCommand(search, fieldsOf(command, group)) }))
+      .filter((s) => s.score > 0)
+      .sort((a, b) => b.score - a.score || a.index - b.index);
+    return { group: { ...group, commands: scored.map((s) => s.command) }, best: scored[0]?.score ?? 0, order };
+  });
+  return ranked
+    .filter((r) => r.best > 0)
+    .sort((a, b) => b.best - a.best || a.order - b.order)
+    .map((r) => r.group);
 }

@@ -3,7 +3,7 @@ import type { TokenInfo } from '../../contract/accounts';
 import { SESSION_ENDING_CODES, type ErrorCode } from '../../contract/errors';
 import { HttpError, errorFromBody } from './http/errors';
 import { createRetryGuard, requestKey, type RetryGuard } from './http/retryGuard';
-import { apiBase, omitsBearer, timeoutFor } from './http/rules';
+import { apiBase, normalizePath, omitsBearer, timeoutFor } from './http/rules';
 import { createTokenStore, type KeyValueStorage, type TokenStore } from './tokenStore';
 
 export { HttpError, isHttpError, type HttpErrorCode } from './http/errors';
@@ -135,7 +135,8 @@ export function createHttp(env: HttpEnv): HttpClient {
 
   async function send(method: Method, path: string, body: unknown, options: RequestOptions | undefined): Promise<Response> {
     const target = withQuery(path.replace(/^\/+/, ''), options?.query);
-    if (endedWith && !tokens.read() && !omitsBearer(target, body)) {
+    // Logging out is the user's own step (the token is dead either way): it still goes out, as it always did.
+    if (endedWith && !tokens.read() && !omitsBearer(target, body) && normalizePath(target) !== 'accounts/logout') {
       throw new HttpError(endedWith, 401, 'The session has ended; sign in again');
     }
     const key = requestKey(method, target, body);

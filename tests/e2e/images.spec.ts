@@ -160,7 +160,7 @@ test('the key images print with the report: recalled, corrected and approved aga
   await prefer(page, { language: 'en' });
   await signIn(page, 'rad1');
   await page.goto(`/studies/${examId}/reports/${reportId}`);
-  await expect(page.locator('[data-status="corrected"]')).toBeVisible();
+  await expect(page.getByTestId('exam-header').locator('[data-status="corrected"]')).toBeVisible();
   await page.keyboard.press('Control+p');
   await expect(page).toHaveURL(new RegExp(`/reports/${reportId}/print$`));
   const sheet = page.locator('.print-preview .print-sheet');

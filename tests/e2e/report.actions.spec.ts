@@ -147,7 +147,7 @@ test('a writer resets a draft (confirmed), deletes it back to the worklist, and 
   await page.keyboard.press('Enter');
   await expect(reset).toBeHidden();
   await expect(page.getByText('Report reset to an unwritten draft')).toBeVisible();
-  await expect(page.locator('[data-status="none"]')).toBeVisible();
+  await expect(page.getByTestId('exam-header').locator('[data-status="none"]')).toBeVisible();
   await expect(editorOf(page, 'finding')).toHaveText('');
   await expect(editorOf(page, 'diagnosis')).toHaveText('');
   await expect(saveState(page)).toHaveAttribute('data-save-state', 'saved');

@@ -48,7 +48,7 @@ test('rad1 writes a report from a template by keyboard, saves and submits; chief
   await page.keyboard.type('右肺上叶见一约5mm结节。');
   await expect(saveState(page)).toHaveAttribute('data-save-state', 'unsaved');
   // The first keystroke took the editing lock.
-  await expect(page.locator('[data-status="locked"]')).toBeVisible();
+  await expect(page.getByTestId('exam-header').locator('[data-status="locked"]')).toBeVisible();
 
   await page.keyboard.press('Control+s');
   await expect(saveState(page)).toHaveAttribute('data-save-state', 'saved');
@@ -79,7 +79,7 @@ test('rad1 writes a report from a template by keyboard, saves and submits; chief
   await expect(chief.locator('[data-action="reject"]')).toBeVisible();
   await chief.locator('[data-report-workspace]').focus();
   await chief.keyboard.press('Control+Shift+A');
-  await expect(chief.locator('[data-status="corrected"]')).toBeVisible();
+  await expect(chief.getByTestId('exam-header').locator('[data-status="corrected"]')).toBeVisible();
   await expect(chief.getByText('Report approved')).toBeVisible();
   expect((await reportAs('chief', reportId)).status).toBe('corrected');
 
@@ -117,7 +117,7 @@ test("rad2 is refused rad1's locked report with the locker's name, and cannot ty
   await openWorkspace(page, path);
   await expect(editorOf(page, 'finding')).toBeFocused();
   await page.keyboard.type('胸廓对称。');
-  await expect(page.locator('[data-status="locked"]')).toBeVisible();
+  await expect(page.getByTestId('exam-header').locator('[data-status="locked"]')).toBeVisible();
 
   const other = await browser.newContext();
   const rad2 = await other.newPage();
@@ -153,7 +153,7 @@ test('an expired token in the middle of writing: "Login expired", the password, 
   // Type once the caret is there, as a person does (under load the focus lands a moment after the page).
   await expect(editorOf(page, 'finding')).toBeFocused();
   await page.keyboard.type('双肺纹理清晰。');
-  await expect(page.locator('[data-status="locked"]')).toBeVisible();
+  await expect(page.getByTestId('exam-header').locator('[data-status="locked"]')).toBeVisible();
   await page.locator('[data-report-workspace]').evaluate((el) => el.setAttribute('data-mounted-before-expiry', 'yes'));
 
   await page.evaluate((token) => localStorage.setItem('user-access-token', token), await expiredTokenFor(await accountId(page)));
@@ -236,7 +236,7 @@ test('submit refuses empty findings and conclusion before asking the server; rej
   await expect(reason).toContainText('Give a reason');
   await chief.keyboard.type('结论不完整');
   await chief.keyboard.press('Enter');
-  await expect(chief.locator('[data-status="hold"]')).toBeVisible();
+  await expect(chief.getByTestId('exam-header').locator('[data-status="hold"]')).toBeVisible();
   await chiefContext.close();
 
   // rad1 sees why it came back, and Esc leaves the editor first, then the workspace.

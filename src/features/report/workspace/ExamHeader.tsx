@@ -45,7 +45,7 @@ export function ExamHeader({ exam, report }: { exam: ExamListItem | null; report
   const { t } = useTranslation();
   if (!exam) {
     return (
-      <header className="flex h-[3.75rem] items-center justify-between border-b border-line bg-surface px-4">
+      <header data-testid="exam-header" className="flex h-[3.75rem] items-center justify-between border-b border-line bg-surface px-4">
         <span className="text-sm text-fg-muted">{t('report.exam.loading')}</span>
         <span className="flex items-center gap-2">
           <AssigneeChip report={report} />
@@ -56,7 +56,7 @@ export function ExamHeader({ exam, report }: { exam: ExamListItem | null; report
   }
   const ids = sourceIds(exam);
   return (
-    <header aria-label={t('report.exam.label')} className="border-b border-line bg-surface px-4 py-2">
+    <header aria-label={t('report.exam.label')} data-testid="exam-header" className="border-b border-line bg-surface px-4 py-2">
       <div className="flex items-center gap-x-4">
         {exam.urgentFlag && (
           <span className="shrink-0 rounded-sm bg-danger px-1.5 text-xs font-semibold leading-5 text-surface">{t('report.exam.urgent')}</span>

@@ -448,6 +448,8 @@ export const reportWorkspaceMachine = setup({
               { guard: and(['isManageAllowed', 'asksConfirmation']), target: 'confirming', actions: 'askConfirmation' },
               { guard: 'isManageAllowed', target: 'running', actions: ['startManage', callServer] },
             ],
+            // The conflict notice's "Reload" (it dismisses the notice first): the report as stored now; the text stays in the draft.
+            RELOAD: { target: '#reportWorkspace.loading', actions: 'clearNotice' },
             SAVE_BEFORE_LEAVING: [
               { guard: 'hasNothingUnsaved', actions: { type: 'settleLeave', params: { ok: true } } },
               { guard: 'offersSave', target: 'running', actions: ['startAction', callServer] },
@@ -461,7 +463,6 @@ export const reportWorkspaceMachine = setup({
               on: {
                 // A newer refusal replaces the conflict's notice (and its offer to reload).
                 LOCK_FAILED: { guard: 'lockedByOther', target: 'editing', actions: ['forgetLockAsked', 'showLockRefusal', 'requestRefresh'] },
-                RELOAD: { target: '#reportWorkspace.loading', actions: 'clearNotice' },
                 DISMISS_NOTICE: { target: 'editing', actions: 'clearNotice' },
               },
             },

@@ -291,6 +291,24 @@ describe('report workspace machine paths against a recording environment with a 
     expect(env.actor.getSnapshot().matches({ open: { idle: 'sessionExpired' } })).toBe(true);
   });
 
+  it('reloads from the conflict notice, which dismisses itself first: the draft of the typed text is offered on the fresh report', () => {
+    const env = environment();
+    env.actor.start();
+    env.actor.send({ type: 'LOADED', view: writable, offer: { kind: 'none' } });
+    env.actor.send({ type: 'EDITED', field: 'finding', html: '<p>冲突前写的</p>' });
+    env.actor.send({ type: 'RUN', action: 'save' });
+    env.actor.send({ type: 'ACTION_FAILED', failure: failure('VersionConflict') });
+    expect(env.actor.getSnapshot().matches({ open: { idle: 'conflict' } })).toBe(true);
+    env.actor.send({ type: 'DISMISS_NOTICE' });
+    env.actor.send({ type: 'RELOAD' });
+    expect(env.actor.getSnapshot().matches('loading')).toBe(true);
+    expect(env.log.loads).toBe(2);
+    const kept = env.drafts.read(USER, writable.id)!;
+    expect(kept.fields.finding).toBe('<p>冲突前写的</p>');
+    env.actor.send({ type: 'LOADED', view: { ...writable, version: 4 }, offer: { kind: 'newer', draft: kept } });
+    expect(env.actor.getSnapshot().matches({ open: 'decidingDraft' })).toBe(true);
+  });
+
   afterAll(() => {
     const leaves = leafStates(reportWorkspaceMachine.root);
     const missed = leaves.filter((s) => !covered.states.has(s));

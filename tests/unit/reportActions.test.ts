@@ -4,9 +4,9 @@ import { transitionsFor, type ReportState } from '../../machines/reportTransitio
 import { reportCommands, type ReportCommandContext } from '@/features/report/commands';
 import {
   allows, allowsManage, isEditable, isPendingApproval, MANAGE_ACTIONS, MANAGE_CALLS, offeredActions, offeredManageActions, printCall,
-} from '@/features/report/model/actions';
+} from '../../machines/reportModel/actions';
 import { isModified } from '@/lib/commands';
-import { applyAnswer, STATUS_FIELDS } from '@/features/report/model/localUpdate';
+import { applyAnswer, STATUS_FIELDS } from '../../machines/reportModel/localUpdate';
 import { reportView } from './reportWorkspace.fixtures';
 
 const buttons = (transitions: ReportAction[]) => offeredActions(transitions).map((a) => a.action);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDraftStore, draftKey, draftOffer, type Draft, type DraftStorage } from '@/features/report/model/draftStore';
-import { fieldsOf, type ReportFields } from '@/features/report/model/fields';
+import { fieldsOf, type ReportFields } from '../../machines/reportModel/fields';
 import { reportView } from './reportWorkspace.fixtures';
 
 function fakeStorage(opts: { full?: boolean } = {}): DraftStorage & { map: Map<string, string> } {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldProblems, fieldsOf, hasText, noteLength, payloadOf, sameFields } from '@/features/report/model/fields';
+import { fieldProblems, fieldsOf, hasText, noteLength, payloadOf, sameFields } from '../../machines/reportModel/fields';
 import { reportView } from './reportWorkspace.fixtures';
 
 const base = fieldsOf(reportView());

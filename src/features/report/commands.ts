@@ -1,5 +1,5 @@
 import type { CommandSpec } from '@/lib/commands';
-import type { ManageAction, WorkspaceAction } from './model/actions';
+import type { ManageAction, WorkspaceAction } from '../../../machines/reportModel/actions';
 
 /** What the report commands need from the workspace; the workspace builds it every render. */
 export interface ReportCommandContext {

@@ -5,7 +5,7 @@ import { ChevronDownIcon } from '@/ui/icons';
 import { Menu } from '@/ui/Menu';
 import { Spinner } from '@/ui/Spinner';
 import { shortcutOf } from '../commands';
-import { offeredActions, offeredManageActions, type ManageAction, type WorkspaceAction } from '../model/actions';
+import { offeredActions, offeredManageActions, type ManageAction, type WorkspaceAction } from '../../../../machines/reportModel/actions';
 import { formatTime } from '@/lib/format';
 
 interface Props {

@@ -4,7 +4,7 @@ import { REPORT_NOTE_MAX } from '../../../../contract/constants';
 import {
   BODYPART_COUNT_MAX, BODYPART_COUNT_MIN, CRITICAL_VALUE_MAX, EXTENSION_KEY_MAX, EXTENSION_VALUE_MAX, noteLength,
   type ExtensionValue, type FieldProblem,
-} from '../model/fields';
+} from '../../../../machines/reportModel/fields';
 import type { SideFields } from '../workspace/useReportWorkspace';
 
 interface Props {

@@ -1,4 +1,7 @@
-import { sameFields, type ReportFields } from './fields';
+import type { Draft, DraftOffer } from '../../../../machines/reportModel/draft';
+import { sameFields, type ReportFields } from '../../../../machines/reportModel/fields';
+
+export type { Draft, DraftOffer };
 
 /**
  * Local drafts of report text (issue "Report workspace": a crash, a closed tab or an expired token loses no
@@ -16,18 +19,6 @@ export interface DraftStorage {
   readonly length: number;
 }
 
-export interface Draft {
-  v: 1;
-  userId: number;
-  reportId: number;
-  /** The report version the text was started from. */
-  baseVersion: number;
-  /** The server's savedTime when the text was started from it. */
-  baseSavedTime: string | null;
-  /** Client clock, ms: the last keystroke kept. */
-  updatedAt: number;
-  fields: ReportFields;
-}
 
 const PREFIX = 'report-draft:';
 /** Drafts no one came back to in two weeks are dropped: they hold patient text on a shared workstation. */
@@ -107,17 +98,6 @@ export interface ServerText {
   fields: ReportFields;
 }
 
-/**
- * What to do with a draft found when a report opens:
- * - 'none': there is none;
- * - 'same': it says what the server already has (a save went through after the last keystroke) — drop it;
- * - 'newer': written after the server's last save — offer to restore it;
- * - 'older': the server was saved after the draft's last keystroke (from another tab or machine) — still
- *   offered, never dropped silently, but the offer says so and discarding is the default.
- * The version tells first (no save since the draft was started means the draft is newer); times, from two
- * clocks, only when the version moved.
- */
-export type DraftOffer = { kind: 'none' } | { kind: 'same' } | { kind: 'newer' | 'older'; draft: Draft };
 
 export function draftOffer(draft: Draft | null, server: ServerText): DraftOffer {
   if (!draft) return { kind: 'none' };

@@ -12,7 +12,7 @@ import { Alert } from '@/ui/Alert';
 import { Spinner } from '@/ui/Spinner';
 import { reportApi } from '../api';
 import { printCommands, type PrintCommandContext } from '../commands';
-import { printCall } from '../model/actions';
+import { printCall } from '../../../../machines/reportModel/actions';
 import { reportPath } from '@/lib/paths';
 import { StatusChip } from '../workspace/StatusChip';
 import { PrintSheet } from './PrintSheet';

@@ -2,7 +2,7 @@ import type { Editor } from '@tiptap/react';
 import type { TemplateNode } from '../../../../contract/reports';
 import { SLASH_TRIGGERS } from '../editor/extensions';
 import type { EditorField, SlashOrigin } from '../editor/ReportEditor';
-import { hasText } from '../model/fields';
+import { hasText } from '../../../../machines/reportModel/fields';
 import { cleanReportHtml } from '../model/sanitize';
 
 /**

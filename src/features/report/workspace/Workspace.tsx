@@ -23,7 +23,7 @@ import { attachmentRights } from '../attachments/rules';
 import { reportCommands, type ReportCommandContext } from '../commands';
 import type { SlashOrigin } from '../editor/ReportEditor';
 import { FieldsPanel } from '../fields/FieldsPanel';
-import { allows, allowsManage, isEditable, type ManageAction, type WorkspaceAction } from '../model/actions';
+import { allows, allowsManage, isEditable, type ManageAction, type WorkspaceAction } from '../../../../machines/reportModel/actions';
 import { insertTemplate, type InsertMode } from '../templates/insertTemplate';
 import { TemplatePicker } from '../templates/TemplatePicker';
 import { useTemplates } from '../templates/useTemplates';

@@ -1,4 +1,4 @@
-import type { ReportAction, ReportView } from '../../../../contract/reports';
+import type { ReportAction, ReportView } from '../../contract/reports';
 
 /**
  * Core §4: "After cancelSubmit, reject, recall or an empty action, only these fields are updated locally:

@@ -1,5 +1,5 @@
-import { REPORT_NOTE_MAX } from '../../../../contract/constants';
-import type { ReportContentInput, ReportView } from '../../../../contract/reports';
+import { REPORT_NOTE_MAX } from '../../contract/constants';
+import type { ReportContentInput, ReportView } from '../../contract/reports';
 
 /** An extension value as the contract accepts it (contract/reports.ts `extensionValue`). */
 export type ExtensionValue = string | number | boolean | null;

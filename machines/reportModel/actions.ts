@@ -1,4 +1,4 @@
-import type { ReportAction } from '../../../../contract/reports';
+import type { ReportAction } from '../../contract/reports';
 
 /**
  * What the workspace offers, read from the server's `transitions` and nothing else: the machine in

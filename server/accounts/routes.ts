@@ -10,7 +10,7 @@ import { checkPassword } from '../../contract/password';
 import { assertMember, isGroupAdmin, memberActions, type Access } from '../access/access';
 import { authOf, type AccountRow } from '../auth/plugin';
 import { decoyHash, hashPassword, verifyPassword } from '../auth/password';
-import { assertNotBlocked, clearFailures, loginKeys, recordFailure } from '../auth/rateLimit';
+import { assertNotBlocked, clearCounter, count, loginAccountKey, loginKeys } from '../http/rateLimit';
 import { accounts, bucketMembers, buckets, domains, groupMembers } from '../db/schema';
 import type { Deps } from '../deps';
 import { ApiError, fail } from '../http/errors';
@@ -36,16 +36,16 @@ export async function accountRoutes(app: FastifyInstance, { deps }: { deps: Deps
   async function checkCredentials(req: FastifyRequest, username: string, password: string): Promise<AccountRow> {
     const keys = loginKeys(username, req.ip);
     const now = deps.clock.now();
-    await assertNotBlocked(db, keys, now);
+    await assertNotBlocked(db, keys.map((k) => k.key), now);
     const account = await findByUsername(username);
     const ok = account
       ? await verifyPassword(password, account.passwordHash)
       : await verifyPassword(password, await decoyHash(deps.config.scryptCost)).then(() => false);
     if (!account || !ok) {
-      await recordFailure(db, keys, now);
+      for (const { key, rule } of keys) await count(db, key, now, rule);
       throw new ApiError('InvalidCredentials');
     }
-    await clearFailures(db, username);
+    await clearCounter(db, loginAccountKey(username));
     if (account.status !== 0) throw new ApiError('AccountDisabled');
     return account;
   }
@@ -200,7 +200,7 @@ export async function accountRoutes(app: FastifyInstance, { deps }: { deps: Deps
       const [target] = await tx.update(accounts)
         .set({ passwordHash, tokenVersion: sql`${accounts.tokenVersion} + 1` })
         .where(eq(accounts.id, id)).returning({ username: accounts.username });
-      await clearFailures(tx, target!.username);
+      await clearCounter(tx, loginAccountKey(target!.username));
       // The password itself is never recorded: only that an administrator set a new one.
       await recordAudit(tx, {
         at: deps.clock.now(), actorId: access.accountId, area: 'accounts', action: 'password-reset', objectType: 'account', objectId: id,

@@ -15,7 +15,7 @@ import { dicomInstances, keyImages, reportAttachments } from '../db/schema';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { parse } from '../http/validate';
-import { throttle } from '../http/throttle';
+import { limitRequest } from '../http/rateLimit';
 import { actorOf } from '../auth/actor';
 import { liveCode } from '../uploads/codes';
 import { fileBytes, formFile, type FormUpload } from '../http/multipart';
@@ -158,7 +158,7 @@ export async function imageRoutes(app: FastifyInstance, { deps }: { deps: Deps }
   app.post('/upload-codes/:code/attachments', pub, async (req, reply): Promise<ReportAttachment> => {
     const { code } = parse(codeParam, req.params);
     const now = deps.clock.now();
-    await throttle(db, `upload-code:${req.ip}`, now);
+    await limitRequest(db, `upload-code:${req.ip}`, now);
     const row = await liveCode(db, code, now, 'attachment');
     const loaded = await liveReport(db, row.reportId!);
     if (loaded.row.bucketId !== row.bucketId) throw new ApiError('NotFound');

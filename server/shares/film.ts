@@ -17,7 +17,7 @@ import { issue, type ViewClaims } from '../auth/permits';
 import { liveExam } from '../viewer/access';
 import { examHeader, organisationNames, reportContents, sharedView } from './present';
 import { newLinkId } from './reportShares';
-import { assertNotBlocked, recordFailure, throttle } from '../http/throttle';
+import { assertNotBlocked, count, limitRequest, RATE_RULES } from '../http/rateLimit';
 
 type FilmRow = typeof filmShares.$inferSelect;
 const linkParam = z.object({ link: z.string().min(16).max(64).regex(/^[A-Za-z0-9_-]+$/) });
@@ -73,11 +73,11 @@ export async function filmRoutes(app: FastifyInstance, { deps }: { deps: Deps })
 
   app.post('/film-share/find-and-verify', { config: { public: true } }, async (req): Promise<FilmView> => {
     const now = deps.clock.now();
-    await throttle(db, `film:${req.ip}`, now);
-    await assertNotBlocked(db, `film-fail:${req.ip}`, now);
+    await limitRequest(db, `film:${req.ip}`, now);
+    await assertNotBlocked(db, [`film-fail:${req.ip}`], now);
     const input = parse(findAndVerifyInput, req.body);
     const fail = async (row?: FilmRow): Promise<never> => {
-      await recordFailure(db, `film-fail:${req.ip}`, now);
+      await count(db, `film-fail:${req.ip}`, now, RATE_RULES.publicFailures);
       if (row) {
         const failures = row.failedAttempts + 1;
         await db.update(filmShares).set(failures >= FILM_FAILURES.max

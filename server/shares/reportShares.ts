@@ -12,7 +12,7 @@ import { ApiError } from '../http/errors';
 import { parse } from '../http/validate';
 import { liveReport } from '../images/reportAccess';
 import { examHeader, isApproved, organisationNames, reportContents, sharedView } from './present';
-import { throttle } from '../http/throttle';
+import { limitRequest } from '../http/rateLimit';
 
 type ShareRow = typeof reportShares.$inferSelect;
 const revokeParams = idParam.extend({ link: z.string().min(16).max(64).regex(/^[A-Za-z0-9_-]+$/) });
@@ -72,7 +72,7 @@ export async function reportShareRoutes(app: FastifyInstance, { deps }: { deps: 
   // Public: exactly what the link grants, and per address no more than the public limit.
   app.get('/share/report', { config: { public: true } }, async (req): Promise<SharedReport> => {
     const now = deps.clock.now();
-    await throttle(db, `share:${req.ip}`, now);
+    await limitRequest(db, `share:${req.ip}`, now);
     const { link } = parse(shareQuery, req.query);
     const [share] = /^[A-Za-z0-9_-]{16,64}$/.test(link) ? await db.select().from(reportShares).where(eq(reportShares.id, link)) : [];
     if (!share) throw new ApiError('NotFound');

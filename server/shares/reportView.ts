@@ -10,7 +10,7 @@ import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { parse } from '../http/validate';
 import { examHeader, organisationNames, reportContents } from './present';
-import { assertNotBlocked, recordFailure, throttle } from '../http/throttle';
+import { assertNotBlocked, count, limitRequest, RATE_RULES } from '../http/rateLimit';
 
 const pub = { config: { public: true } };
 
@@ -27,13 +27,13 @@ export async function reportViewRoutes(app: FastifyInstance, { deps }: { deps: D
 
   async function guard(req: FastifyRequest, scope: string): Promise<Date> {
     const now = deps.clock.now();
-    await throttle(db, `${scope}:${req.ip}`, now);
-    await assertNotBlocked(db, `${scope}-fail:${req.ip}`, now);
+    await limitRequest(db, `${scope}:${req.ip}`, now);
+    await assertNotBlocked(db, [`${scope}-fail:${req.ip}`], now);
     return now;
   }
 
   async function refuse(req: FastifyRequest, scope: string, now: Date): Promise<never> {
-    await recordFailure(db, `${scope}-fail:${req.ip}`, now);
+    await count(db, `${scope}-fail:${req.ip}`, now, RATE_RULES.publicFailures);
     throw new ApiError('NotFound');
   }
 
@@ -49,7 +49,7 @@ export async function reportViewRoutes(app: FastifyInstance, { deps }: { deps: D
   app.post('/yyp/report-view', pub, (req) => reportView(req, req.body));
 
   app.get('/integration/org-verify-configs/:orgCode', pub, async (req): Promise<OrgVerifyConfig> => {
-    await throttle(db, `org-list:${req.ip}`, deps.clock.now());
+    await limitRequest(db, `org-list:${req.ip}`, deps.clock.now());
     const { orgCode } = parse(orgCodeParam, req.params);
     const [bucket] = await db.select({ name: buckets.name, code: buckets.code }).from(buckets).where(eq(buckets.code, orgCode));
     if (!bucket) throw new ApiError('NotFound');

@@ -12,7 +12,7 @@ import { buckets, exams, reports, uploadCodes } from '../db/schema';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { parse } from '../http/validate';
-import { throttle } from '../http/throttle';
+import { limitRequest } from '../http/rateLimit';
 import { bindStudy, examInBucket, findOrCreateExam } from '../exams/create';
 import { uploadSession } from './exams';
 
@@ -71,7 +71,7 @@ export async function codeRoutes(app: FastifyInstance, { deps }: { deps: Deps })
 
   app.get('/upload-codes/:code', { config: { public: true } }, async (req): Promise<UploadCodeInfo> => {
     const now = deps.clock.now();
-    await throttle(db, `upload-code:${req.ip}`, now);
+    await limitRequest(db, `upload-code:${req.ip}`, now);
     const row = await liveCode(db, parse(codeParam, req.params).code, now);
     const [bucket] = await db.select({ name: buckets.name }).from(buckets).where(eq(buckets.id, row.bucketId));
     let exam: UploadCodeInfo['exam'] = null;
@@ -85,7 +85,7 @@ export async function codeRoutes(app: FastifyInstance, { deps }: { deps: Deps })
 
   app.post('/upload-codes/:code/studies', { config: { public: true } }, async (req): Promise<UploadSession> => {
     const now = deps.clock.now();
-    await throttle(db, `upload-code:${req.ip}`, now);
+    await limitRequest(db, `upload-code:${req.ip}`, now);
     const row = await liveCode(db, parse(codeParam, req.params).code, now, 'serviceOrder');
     const input = parse(studyUploadInput, req.body);
     if (row.examId) {

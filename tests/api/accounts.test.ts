@@ -9,7 +9,7 @@ beforeAll(async () => { s = await startServer({ exams: 5 }); });
 afterAll(async () => { await s.close(); });
 // Every request comes from 127.0.0.1: without this the per-address throttle (20 failures) would leak from test
 // to test. The throttle itself is tested in ratelimit.test.ts.
-afterEach(async () => { await s.db.db.delete(t.loginAttempts); });
+afterEach(async () => { await s.db.db.delete(t.rateCounters); });
 
 const login = (username: string, password: string) => s.request('POST', 'accounts/login', { body: { username, password } });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOGIN_LIMITS } from '../../server/auth/rateLimit';
+import { RATE_RULES } from '../../server/http/rateLimit';
 import { createAccount, unique } from '../support/accounts';
 import { startServer, type TestServer } from '../support/server';
 
@@ -22,7 +22,8 @@ const fail = async (username: string, times: number, address = newAddress()) => 
 };
 
 it('uses the documented limits', () => {
-  expect(LOGIN_LIMITS).toEqual({ maxFailuresPerAccount: 5, maxFailuresPerAddress: 20, windowMs: 15 * MIN, blockMs: 15 * MIN });
+  expect(RATE_RULES.loginAccount).toEqual({ limit: 5, windowMs: 15 * MIN, blockMs: 15 * MIN });
+  expect(RATE_RULES.loginAddress).toEqual({ limit: 20, windowMs: 15 * MIN, blockMs: 15 * MIN });
 });
 
 describe('per account', () => {

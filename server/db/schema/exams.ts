@@ -1,0 +1,127 @@
+/** Exams (the worklist's rows), their stored DICOM files and study packages. */
+import { sql } from 'drizzle-orm';
+import { type AnyPgColumn, bigint, boolean, index, integer, jsonb, pgTable, real, serial, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { created, ts } from './columns';
+import { buckets } from './accounts';
+
+/** Exam columns the worklist filters on most, carried by its two ordered indexes (see exams below). */
+function worklistFilterColumns(t: {
+  modality: AnyPgColumn; reportStatus: AnyPgColumn; reportCreatorId: AnyPgColumn; assigneeId: AnyPgColumn; teleMedFlag: AnyPgColumn;
+  isRemoteReportRequested: AnyPgColumn; urgentFlag: AnyPgColumn; patientSource: AnyPgColumn; patientName: AnyPgColumn;
+}) {
+  return [t.modality, t.reportStatus, t.reportCreatorId, t.assigneeId, t.teleMedFlag, t.isRemoteReportRequested, t.urgentFlag, t.patientSource, t.patientName] as const;
+}
+
+export const exams = pgTable('exams', {
+  id: serial('id').primaryKey(),
+  bucketId: integer('bucket_id').notNull().references(() => buckets.id),
+  targetBucketId: integer('target_bucket_id'),
+  orderId: varchar('order_id', { length: 64 }),
+  patientKeyId: varchar('patient_key_id', { length: 64 }),
+  patientName: varchar('patient_name', { length: 128 }).notNull(),
+  patientId: varchar('patient_id', { length: 64 }).notNull(),
+  patientGender: varchar('patient_gender', { length: 2 }).notNull().default('U'),
+  patientDob: varchar('patient_dob', { length: 10 }),
+  visitAge: varchar('visit_age', { length: 8 }),
+  weight: real('weight'),
+  height: real('height'),
+  patientClass: varchar('patient_class', { length: 16 }),
+  patientSource: varchar('patient_source', { length: 2 }),
+  inpatientId: varchar('inpatient_id', { length: 64 }),
+  bedNum: varchar('bed_num', { length: 16 }),
+  outpatientId: varchar('outpatient_id', { length: 64 }),
+  physicalExamId: varchar('physical_exam_id', { length: 64 }),
+  serviceRequestId: varchar('service_request_id', { length: 64 }),
+  accessionNumber: varchar('accession_number', { length: 64 }),
+  modality: varchar('modality', { length: 8 }).notNull(),
+  bodyPart: varchar('body_part', { length: 64 }),
+  bodyPartCount: integer('body_part_count').notNull().default(1),
+  studyDescription: varchar('study_description', { length: 256 }),
+  clinicImpression: varchar('clinic_impression', { length: 1024 }),
+  applyDept: varchar('apply_dept', { length: 64 }),
+  urgentFlag: boolean('urgent_flag').notNull().default(false),
+  teleMedFlag: boolean('tele_med_flag').notNull().default(false),
+  storeUid: varchar('store_uid', { length: 128 }),
+  openPath: varchar('open_path', { length: 512 }),
+  hasImage: boolean('has_image').notNull().default(false),
+  showVideo: boolean('show_video').notNull().default(false),
+  formImgUrls: jsonb('form_img_urls').$type<string[]>().notNull().default([]),
+  extensions: jsonb('extensions').$type<Record<string, unknown>>().notNull().default({}),
+  aiStatus: varchar('ai_status', { length: 16 }),
+  assigneeId: integer('assignee_id'),
+  isRemoteReportRequested: boolean('is_remote_report_requested').notNull().default(false),
+  reportType: varchar('report_type', { length: 16 }).notNull().default('report'),
+  /** Denormalised from the exam's current report so the worklist filters and sorts without a join. */
+  reportId: integer('report_id'),
+  reportStatus: varchar('report_status', { length: 16 }),
+  reportCreatorId: integer('report_creator_id'),
+  examTime: ts('exam_time').notNull(),
+  uploadTime: ts('upload_time'),
+  created: created(),
+  deletedTime: ts('deleted_time'),
+}, (t) => [
+  // The worklist (server/exams): live exams newest first, read backwards along ascending (created, id) indexes
+  // (a Drizzle .desc() index is NULLS LAST and does not serve ORDER BY created DESC). Partial on live rows, and
+  // carrying the columns of the quick filters after the id (which is unique, so they never change the order): the
+  // ids of a page, even a deep one, and the capped counts come from the index alone (index-only scans).
+  index('exams_live_created_idx').on(t.created, t.id, t.bucketId, ...worklistFilterColumns(t)).where(sql`${t.deletedTime} is null`),
+  index('exams_live_bucket_created_idx').on(t.bucketId, t.created, t.id, ...worklistFilterColumns(t)).where(sql`${t.deletedTime} is null`),
+  // The same order without the filter columns: an unfiltered deep page (skip 100,000) reads 2.5 times fewer pages.
+  index('exams_live_bucket_order_idx').on(t.bucketId, t.created, t.id).where(sql`${t.deletedTime} is null`),
+  index('exams_live_bucket_modality_created_idx').on(t.bucketId, t.modality, t.created, t.id).where(sql`${t.deletedTime} is null`),
+  index('exams_live_bucket_exam_time_idx').on(t.bucketId, t.examTime, t.id).where(sql`${t.deletedTime} is null`),
+  // The worklist's default order since it is a column people see: latest exam time first, read backwards.
+  index('exams_live_exam_time_idx').on(t.examTime, t.id, t.bucketId, ...worklistFilterColumns(t)).where(sql`${t.deletedTime} is null`),
+  // "My tasks" and the reporter filter: few rows per account among a million.
+  index('exams_live_assignee_idx').on(t.assigneeId, t.created, t.id).where(sql`${t.deletedTime} is null and ${t.assigneeId} is not null`),
+  index('exams_live_report_creator_idx').on(t.reportCreatorId, t.created, t.id).where(sql`${t.deletedTime} is null and ${t.reportCreatorId} is not null`),
+  index('exams_patient_id_idx').on(t.patientId),
+  index('exams_accession_idx').on(t.accessionNumber),
+  // Free-text search with few hits goes from the matching reports to their exams.
+  index('exams_report_id_idx').on(t.reportId).where(sql`${t.reportId} is not null`),
+  index('exams_deleted_idx').on(t.deletedTime),
+  index('exams_patient_name_trgm').using('gin', sql`${t.patientName} gin_trgm_ops`),
+]);
+
+/** One stored DICOM file, indexed from its header; unique per exam by SOP instance UID so a re-sent file is a no-op. */
+export const dicomInstances = pgTable('dicom_instances', {
+  id: serial('id').primaryKey(),
+  examId: integer('exam_id').notNull().references(() => exams.id, { onDelete: 'cascade' }),
+  bucketId: integer('bucket_id').notNull().references(() => buckets.id),
+  studyInstanceUid: varchar('study_instance_uid', { length: 64 }).notNull(),
+  seriesInstanceUid: varchar('series_instance_uid', { length: 64 }).notNull(),
+  sopInstanceUid: varchar('sop_instance_uid', { length: 64 }).notNull(),
+  sopClassUid: varchar('sop_class_uid', { length: 64 }),
+  transferSyntaxUid: varchar('transfer_syntax_uid', { length: 64 }).notNull(),
+  modality: varchar('modality', { length: 16 }),
+  seriesNumber: integer('series_number'),
+  seriesDescription: varchar('series_description', { length: 128 }),
+  instanceNumber: integer('instance_number'),
+  rows: integer('rows'),
+  columns: integer('columns'),
+  frames: integer('frames').notNull().default(1),
+  storageKey: varchar('storage_key', { length: 512 }).notNull(),
+  size: bigint('size', { mode: 'number' }).notNull(),
+  uploadedBy: integer('uploaded_by'),
+  created: created(),
+}, (t) => [
+  uniqueIndex('dicom_instances_exam_sop_uq').on(t.examId, t.sopInstanceUid),
+  index('dicom_instances_exam_series_idx').on(t.examId, t.seriesInstanceUid, t.instanceNumber),
+]);
+
+/** The current zip of an exam's files; its state is the study-package machine's (machines/studyPackage.ts). */
+export const studyPackages = pgTable('study_packages', {
+  examId: integer('exam_id').primaryKey().references(() => exams.id, { onDelete: 'cascade' }),
+  bucketId: integer('bucket_id').notNull().references(() => buckets.id),
+  state: varchar('state', { length: 16 }).notNull(),
+  /** Bumped on every (re)pack so a late finishing build of an older pack cannot overwrite a newer one. */
+  attempt: integer('attempt').notNull().default(1),
+  storageKey: varchar('storage_key', { length: 512 }),
+  size: bigint('size', { mode: 'number' }),
+  fileCount: integer('file_count'),
+  error: varchar('error', { length: 512 }),
+  requestedBy: integer('requested_by'),
+  startedAt: ts('started_at').notNull(),
+  readyAt: ts('ready_at'),
+  expiresAt: ts('expires_at'),
+});

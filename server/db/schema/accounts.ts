@@ -60,6 +60,8 @@ export const groups = pgTable('groups', {
   enableCredit: boolean('enable_credit').notNull().default(false),
   pathologyUrl: varchar('pathology_url', { length: 1024 }),
   allowAccountMgmt: boolean('allow_account_mgmt').notNull().default(false),
+  /** How the registry's look-up finds earlier records of a person: disabled, shift_on (within a year), shift_off (exact). */
+  matchDob: varchar('match_dob', { length: 16 }).notNull().default('shift_off'),
   created: created(),
 }, (t) => [uniqueIndex('groups_name_uq').on(t.name)]);
 
@@ -77,6 +79,8 @@ export const buckets = pgTable('buckets', {
   code: varchar('code', { length: 35 }).notNull(),
   isPrivate: boolean('is_private').notNull().default(false),
   publicUploadToken: varchar('public_upload_token', { length: 64 }),
+  /** The organisation's time zone: "today" for the registry's scheduled times. */
+  timeZone: varchar('time_zone', { length: 64 }).notNull().default('Asia/Shanghai'),
   created: created(),
 }, (t) => [uniqueIndex('buckets_code_uq').on(t.code), index('buckets_group_idx').on(t.groupId)]);
 

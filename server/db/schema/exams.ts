@@ -56,6 +56,20 @@ export const exams = pgTable('exams', {
   reportStatus: varchar('report_status', { length: 16 }),
   reportCreatorId: integer('report_creator_id'),
   examTime: ts('exam_time').notNull(),
+  /** Registry (areas §3, §4; machines/registration.ts): null for exams that never went through the desk. */
+  registrationId: integer('registration_id'),
+  examStatus: varchar('exam_status', { length: 16 }),
+  scheduledTime: ts('scheduled_time'),
+  arrivedTime: ts('arrived_time'),
+  /** What revoke restores: the status and arrival time before the last check-in, perform, match or cancel. */
+  prevExamStatus: varchar('prev_exam_status', { length: 16 }),
+  prevArrivedTime: ts('prev_arrived_time'),
+  cancelReason: varchar('cancel_reason', { length: 256 }),
+  procedureStepId: integer('procedure_step_id'),
+  patientPhone: varchar('patient_phone', { length: 32 }),
+  scheduledExtension: jsonb('scheduled_extension').$type<Record<string, unknown>>().notNull().default({}),
+  /** A completed exam matched to a scheduled one: the scheduled line it took over (hidden while matched). */
+  matchedScheduleId: integer('matched_schedule_id'),
   uploadTime: ts('upload_time'),
   created: created(),
   deletedTime: ts('deleted_time'),
@@ -76,6 +90,10 @@ export const exams = pgTable('exams', {
   index('exams_live_assignee_idx').on(t.assigneeId, t.created, t.id).where(sql`${t.deletedTime} is null and ${t.assigneeId} is not null`),
   index('exams_live_report_creator_idx').on(t.reportCreatorId, t.created, t.id).where(sql`${t.deletedTime} is null and ${t.reportCreatorId} is not null`),
   index('exams_patient_id_idx').on(t.patientId),
+  // The registry list: an organisation's registered lines, newest first or by scheduled day.
+  index('exams_registry_created_idx').on(t.bucketId, t.created, t.id).where(sql`${t.deletedTime} is null and ${t.registrationId} is not null`),
+  index('exams_registry_scheduled_idx').on(t.bucketId, t.scheduledTime, t.id).where(sql`${t.deletedTime} is null and ${t.registrationId} is not null`),
+  index('exams_registration_idx').on(t.registrationId).where(sql`${t.registrationId} is not null`),
   index('exams_accession_idx').on(t.accessionNumber),
   // Free-text search with few hits goes from the matching reports to their exams.
   index('exams_report_id_idx').on(t.reportId).where(sql`${t.reportId} is not null`),

@@ -10,3 +10,4 @@ export * from './reports';
 export * from './shares';
 export * from './audit';
 export * from './consultations';
+export * from './registry';

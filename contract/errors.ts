@@ -45,6 +45,18 @@ export const ERROR_STATUS = {
   StudyMismatch: 409,
   /** A share link or code that existed but expired or was revoked. */
   LinkExpired: 410,
+  /** Registry (areas §5): at most 5 exams per registration. */
+  RegistryTooManyExams: 400,
+  /** Registry: a scheduled time before today in the organisation's time zone. */
+  ScheduledTimeInPast: 400,
+  /** Registry: an exam line with neither a procedure step nor a modality. */
+  ProcedureRequired: 400,
+  /** Registry: a procedure step that is not one of the organisation's. */
+  UnknownProcedureStep: 400,
+  /** Registry: the id the patient source needs is missing (details.fields names them). */
+  SourceIdRequired: 400,
+  /** Registry: a completed exam of another patient or organisation cannot take over a scheduled line. */
+  MatchMismatch: 400,
   OperationFailed: 500,
   UnknownError: 500,
 } as const;

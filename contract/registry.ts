@@ -44,7 +44,11 @@ export const HUMAN_GENDERS = ['M', 'F', 'O', 'U'] as const;
 export const MATCH_DOB = ['disabled', 'shift_on', 'shift_off'] as const;
 export type MatchDob = (typeof MATCH_DOB)[number];
 
-/** Which patient sources the list shows: in-house (every source but E, the default), external (E), or all. */
+/**
+ * Which registrations the list shows (areas §7 "source default internal"): those made at this desk (internal, the
+ * default), those that came with an outside order id (external: HIS orders, GET registry/findbyorderid), or all.
+ * Not the patient source: E there is emergency (core §3).
+ */
 export const SOURCE_SCOPES = ['internal', 'external', 'all'] as const;
 export type SourceScope = (typeof SOURCE_SCOPES)[number];
 

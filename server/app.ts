@@ -13,6 +13,7 @@ import { groupRoutes } from './groups/routes';
 import { installErrorHandler } from './http/errors';
 import { imageRoutes } from './images/routes';
 import { packageRoutes } from './packages/routes';
+import { registryRoutes } from './registry/routes';
 import { reportRoutes } from './reports/routes';
 import { shareRoutes } from './shares/routes';
 import { fileRoutes } from './storage/routes';
@@ -20,7 +21,7 @@ import { uploadRoutes } from './uploads/routes';
 import { viewerRoutes } from './viewer/routes';
 
 /** One plugin per area under /api/v1; later areas add their own line here. */
-const AREAS = [domainRoutes, accountRoutes, groupRoutes, fileRoutes, uploadRoutes, viewerRoutes, imageRoutes, packageRoutes, shareRoutes, reportRoutes, examRoutes, consultationRoutes];
+const AREAS = [domainRoutes, accountRoutes, groupRoutes, fileRoutes, uploadRoutes, viewerRoutes, imageRoutes, packageRoutes, shareRoutes, reportRoutes, examRoutes, consultationRoutes, registryRoutes];
 
 export async function buildApp(deps: Deps, opts: { logger?: boolean; serveClient?: boolean; trustProxy?: TrustProxy } = {}): Promise<FastifyInstance> {
   const app = Fastify({

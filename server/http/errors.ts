@@ -39,6 +39,12 @@ const MESSAGES: Record<ErrorCode, string> = {
   FileTokenInvalid: 'The upload or download permit is not valid',
   StudyMismatch: 'The file belongs to a different study than this exam',
   LinkExpired: 'This link has expired or has been withdrawn',
+  RegistryTooManyExams: 'At most 5 exams per registration',
+  ScheduledTimeInPast: 'The scheduled time must not be before today',
+  ProcedureRequired: 'Choose a procedure step or a modality for every exam',
+  UnknownProcedureStep: 'The procedure step is not one of this organisation',
+  SourceIdRequired: 'The patient source needs its id (inpatient number and bed, outpatient number or physical exam number)',
+  MatchMismatch: 'Only a completed exam of the same patient in the same organisation can be matched',
   OperationFailed: 'Operation failed, please try again',
   UnknownError: 'Unknown error',
 };

@@ -10,6 +10,7 @@ import { insertExams } from './exams';
 import { seedImages } from './images';
 import type { Storage } from '../storage/types';
 import { rng } from './random';
+import { seedRegistry } from './registry';
 import { seedTemplates } from './templates';
 
 export const DEMO_PASSWORD = 'Demo1234';
@@ -56,7 +57,7 @@ export async function seedDemoIfEmpty(db: Db, opts: DemoOptions): Promise<DemoId
 
 /**
  * Demo data (issue "Foundation"): one domain, one group with every flag on (both notification sounds among them), a
- * hospital and an expert centre, their exams, and the hospital's consultations with the centre.
+ * hospital and an expert centre, their exams, the hospital's consultations with the centre, and its registry desk.
  */
 export async function seedDemo(db: Db, opts: DemoOptions): Promise<DemoIds> {
   const now = opts.clock.now();
@@ -131,10 +132,15 @@ export async function seedDemo(db: Db, opts: DemoOptions): Promise<DemoIds> {
     now, days: 60, count: 25, pending: 5, appliedBucketId: ids.hospitalId, targetBucketId: ids.expertCentreId,
     joinedBucketIds: [ids.expertCentreId], applicants: [ids.accounts.rad1, ids.accounts.rad2, ids.accounts.chief],
   });
+  // The registrar's desk: today's registrations in every state; a generator of its own as well.
+  const registry = await seedRegistry(db, rng(20261124), {
+    now, groupId: ids.groupId, bucketId: ids.hospitalId, registrarId: ids.accounts.registrar,
+    reporters: [ids.accounts.rad1, ids.accounts.rad2], approver: ids.accounts.chief,
+  });
   if (opts.storage) {
     const wanted = opts.images ?? Math.min(300, Math.ceil(hospitalExams.length / 6));
     await seedImages({ db, storage: opts.storage, clock: opts.clock }, [
-      ...(await withImages(db, hospitalExams, wanted)), ...(await withImages(db, centreExams, Math.ceil(wanted / 10))),
+      ...(await withImages(db, hospitalExams, wanted)), ...(await withImages(db, centreExams, Math.ceil(wanted / 10))), ...registry.pastExamIds,
     ], { uploaderId: ids.accounts.tech });
   }
   await db.execute(sql`analyze`);

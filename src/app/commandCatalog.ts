@@ -4,6 +4,7 @@ import { uploadCommands } from '@/features/upload/commands';
 import { worklistCommands } from '@/features/worklist/commands';
 import { printCommands, reportCommands } from '@/features/report/commands';
 import { publishDetailCommands, publishListCommands } from '@/features/publish/commands';
+import { registryCommands } from '@/features/registry/commands';
 import type { CommandSpec } from '@/lib/commands';
 
 /**
@@ -21,6 +22,7 @@ export const commandCatalog: Record<string, readonly CommandSpec<never>[]> = {
   print: printCommands,
   publishList: publishListCommands,
   publishDetail: publishDetailCommands,
+  registry: registryCommands,
 };
 
 /** Screen scopes pushed together on one page; their shortcuts must not collide either. */

@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
+import { REGISTRATION_STATUSES } from '../../contract/registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../server/db/schema';
 import { abnormalTexts } from '../../server/seed/clinical';
@@ -14,9 +15,11 @@ describe('demo data', () => {
     const now = s.clock.now().getTime();
     const exams = await s.db.db.select().from(t.exams);
     for (const e of exams) {
-      expect(e.examTime.getTime()).toBeLessThanOrEqual(now);
       expect(e.created.getTime()).toBeLessThanOrEqual(now);
-      expect(e.examTime.getTime()).toBeLessThanOrEqual(e.created.getTime());
+      // A registered exam nobody has seen yet is at its appointment, which may be later today or on a later day.
+      if (e.registrationId !== null && e.arrivedTime === null) continue;
+      expect(e.examTime.getTime()).toBeLessThanOrEqual(now);
+      if (e.registrationId === null) expect(e.examTime.getTime()).toBeLessThanOrEqual(e.created.getTime());
     }
     const reports = await s.db.db.select().from(t.reports);
     expect(reports.length).toBeGreaterThan(100);
@@ -51,5 +54,144 @@ describe('demo data', () => {
     for (const e of exams) visits.set(`${e.bucketId}|${e.patientId}`, (visits.get(`${e.bucketId}|${e.patientId}`) ?? 0) + 1);
     const returning = [...visits.values()].filter((n) => n >= 2).length;
     expect(returning).toBeGreaterThan(20);
+  });
+});
+
+/** The organisation's calendar day of an instant (the demo hospital keeps the default zone). */
+const dayIn = (date: Date, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);
+
+describe('registry demo (issue 10)', () => {
+  const registryLines = () => s.db.db.select().from(t.exams).where(and(isNotNull(t.exams.registrationId), eq(t.exams.bucketId, s.ids.hospitalId)));
+  const zoneOf = async () => (await s.db.db.select().from(t.buckets).where(eq(t.buckets.id, s.ids.hospitalId)))[0]!.timeZone;
+
+  it('makes the hospital a registry organisation of the demo group, with its procedure steps', async () => {
+    const [group] = await s.db.db.select().from(t.groups).where(eq(t.groups.id, s.ids.groupId));
+    expect(group!.enableRegistry).toBe(true);
+    const desks = await s.db.db.select().from(t.groupRegistryBuckets).where(eq(t.groupRegistryBuckets.groupId, s.ids.groupId));
+    expect(desks.map((d) => d.bucketId)).toEqual([s.ids.hospitalId]);
+    expect(await zoneOf()).toBe('Asia/Shanghai');
+
+    const steps = await s.db.db.select().from(t.procedureSteps).where(eq(t.procedureSteps.bucketId, s.ids.hospitalId));
+    expect(steps.length).toBeGreaterThanOrEqual(8);
+    for (const step of steps) {
+      expect(step.modality).toMatch(/^[A-Z0-9]{1,8}$/);
+      expect(step.bodyPart).toBeTruthy();
+    }
+    expect(new Set(steps.map((step) => step.modality))).toEqual(new Set(['CT', 'MR', 'DX', 'US', 'ECG', 'MG']));
+    // The ECG is read while it is recorded: arrival makes it Performed.
+    expect(steps.filter((step) => step.reportDuringExam).map((step) => step.modality)).toEqual(['ECG']);
+  });
+
+  it("has today's registrations with lines in every state, as the registration machine leaves them", async () => {
+    const now = s.clock.now();
+    const zone = await zoneOf();
+    const today = dayIn(now, zone);
+    const lines = (await registryLines()).filter((e) => dayIn(e.created, zone) === today);
+    const byState = Object.fromEntries(REGISTRATION_STATUSES.map((status) => [status, lines.filter((e) => e.examStatus === status).length]));
+    expect(byState).toEqual({ Registered: 10, Scheduled: 6, Arrived: 3, Performed: 4, Cancelled: 3 });
+    const registrations = new Set(lines.map((e) => e.registrationId));
+    expect(registrations.size).toBe(15);
+    expect(new Set(lines.map((e) => e.patientId)).size).toBe(15);
+    const perRegistration = [...registrations].map((id) => lines.filter((e) => e.registrationId === id).length);
+    expect(Math.min(...perRegistration)).toBe(1);
+    expect(Math.max(...perRegistration)).toBe(3);
+
+    const steps = new Map((await s.db.db.select().from(t.procedureSteps)).map((step) => [step.id, step]));
+    for (const e of lines) {
+      const where = `${e.patientName} ${e.modality} ${e.examStatus}`;
+      // Made earlier today, never in the future; arrivals between the registration and now.
+      expect(e.created.getTime(), where).toBeLessThanOrEqual(now.getTime());
+      if (e.arrivedTime) {
+        expect(e.arrivedTime.getTime(), where).toBeGreaterThanOrEqual(e.created.getTime());
+        expect(e.arrivedTime.getTime(), where).toBeLessThanOrEqual(now.getTime());
+      }
+      const step = steps.get(e.procedureStepId!);
+      expect(step, where).toBeDefined();
+      expect([e.modality, e.bodyPart]).toEqual([step!.modality, step!.bodyPart]);
+      expect(e.accessionNumber, where).toMatch(/^A\d{8}\d{2}\d{7}$/);
+      expect(e.patientPhone, where).toMatch(/^1\d{10}$/);
+      expect(e.hasImage, where).toBe(false);
+      expect(e.examTime.getTime(), where).toBe((e.arrivedTime ?? e.scheduledTime!).getTime());
+      const day = dayIn(e.scheduledTime!, zone);
+      if (e.examStatus === 'Scheduled') expect(day > today, where).toBe(true);
+      else expect(day, where).toBe(today);
+      switch (e.examStatus) {
+        case 'Registered': case 'Scheduled':
+          expect([e.arrivedTime, e.prevExamStatus, e.prevArrivedTime, e.cancelReason], where).toEqual([null, null, null, null]);
+          break;
+        case 'Arrived':
+          expect(e.arrivedTime, where).not.toBeNull();
+          expect([e.prevExamStatus, e.prevArrivedTime], where).toEqual(['Registered', null]);
+          break;
+        case 'Performed':
+          expect(e.arrivedTime, where).not.toBeNull();
+          if (step!.reportDuringExam) expect([e.prevExamStatus, e.prevArrivedTime], where).toEqual(['Registered', null]);
+          else expect([e.prevExamStatus, e.prevArrivedTime], where).toEqual(['Arrived', e.arrivedTime]);
+          break;
+        case 'Cancelled':
+          expect(e.cancelReason, where).toBeTruthy();
+          expect(['Registered', 'Arrived'], where).toContain(e.prevExamStatus);
+          expect(e.prevArrivedTime, where).toEqual(e.prevExamStatus === 'Arrived' ? e.arrivedTime : null);
+          break;
+        default: throw new Error(`unknown status ${e.examStatus}`);
+      }
+    }
+    // An ECG performed on arrival, and a cancellation after arrival.
+    expect(lines.some((e) => e.examStatus === 'Performed' && steps.get(e.procedureStepId!)!.reportDuringExam)).toBe(true);
+    expect(lines.some((e) => e.examStatus === 'Cancelled' && e.prevExamStatus === 'Arrived')).toBe(true);
+  });
+
+  it('gives every patient source its ids (core §3), and a couple of outside orders', async () => {
+    const zone = await zoneOf();
+    const today = dayIn(s.clock.now(), zone);
+    const lines = (await registryLines()).filter((e) => dayIn(e.created, zone) === today);
+    for (const e of lines) {
+      if (e.patientSource === 'I') expect([e.inpatientId, e.bedNum].every(Boolean), e.patientName).toBe(true);
+      if (e.patientSource === 'O' || e.patientSource === 'NO') expect(e.outpatientId, e.patientName).toBeTruthy();
+      if (e.patientSource === 'P') expect(e.physicalExamId, e.patientName).toBeTruthy();
+      if (e.patientSource === 'E') expect(e.urgentFlag).toBe(true);
+    }
+    const patients = (source: string) => new Set(lines.filter((e) => e.patientSource === source).map((e) => e.patientId)).size;
+    expect(patients('I')).toBeGreaterThanOrEqual(3);
+    expect(patients('O')).toBeGreaterThanOrEqual(3);
+    expect(patients('P')).toBeGreaterThanOrEqual(2);
+    expect(patients('E')).toBe(2);
+    const registrations = await s.db.db.select().from(t.registrations).where(eq(t.registrations.bucketId, s.ids.hospitalId));
+    expect(registrations.filter((reg) => reg.orderId !== null && dayIn(reg.created, zone) === today)).toHaveLength(2);
+    expect(registrations.every((reg) => reg.createdBy === s.ids.accounts.registrar)).toBe(true);
+  });
+
+  it('keeps accession numbers unique across every exam', async () => {
+    const exams = await s.db.db.select({ accessionNumber: t.exams.accessionNumber }).from(t.exams);
+    const numbers = exams.map((e) => e.accessionNumber);
+    expect(new Set(numbers).size).toBe(numbers.length);
+  });
+
+  it("gives several of today's patients earlier, reported exams (the desk's patient history)", async () => {
+    const zone = await zoneOf();
+    const today = dayIn(s.clock.now(), zone);
+    const all = await registryLines();
+    const todays = new Set(all.filter((e) => dayIn(e.created, zone) === today).map((e) => e.patientId));
+    const earlier = all.filter((e) => dayIn(e.created, zone) < today);
+    expect(new Set(earlier.map((e) => e.patientId)).size).toBeGreaterThanOrEqual(5);
+    for (const e of earlier) {
+      expect(todays.has(e.patientId)).toBe(true);
+      expect(e.examStatus).toBe('Performed');
+      expect(e.reportStatus).toBe('corrected');
+      expect(e.hasImage).toBe(true);
+    }
+  });
+
+  it('shows the registered lines in the worklist like uploaded exams', async () => {
+    const zone = await zoneOf();
+    const today = dayIn(s.clock.now(), zone);
+    const lines = (await registryLines()).filter((e) => dayIn(e.created, zone) === today);
+    const token = await s.login('rad1');
+    const res = await s.request('POST', 'exams/page-query', {
+      token, body: { filters: [{ field: 'accessionNumber', operator: 'in', values: lines.map((e) => e.accessionNumber) }], skip: 0, limit: 100 },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(lines.length);
+    expect(res.body.items.map((row: { reportStatus: string }) => row.reportStatus)).toEqual(lines.map(() => 'none'));
   });
 });

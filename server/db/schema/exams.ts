@@ -94,6 +94,13 @@ export const exams = pgTable('exams', {
   index('exams_registry_created_idx').on(t.bucketId, t.created, t.id).where(sql`${t.deletedTime} is null and ${t.registrationId} is not null`),
   index('exams_registry_scheduled_idx').on(t.bucketId, t.scheduledTime, t.id).where(sql`${t.deletedTime} is null and ${t.registrationId} is not null`),
   index('exams_registration_idx').on(t.registrationId).where(sql`${t.registrationId} is not null`),
+  // The registry list by status on every day (its page and its count), and the desk's search (name, patient id, phone,
+  // accession number, each `ilike '%…%'`): one trigram index per column, so the four ORed matches are a BitmapOr.
+  index('exams_registry_status_idx').on(t.bucketId, t.examStatus, t.created, t.id).where(sql`${t.deletedTime} is null and ${t.registrationId} is not null`),
+  index('exams_registry_name_trgm').using('gin', sql`${t.patientName} gin_trgm_ops`).where(sql`${t.deletedTime} is null and ${t.registrationId} is not null`),
+  index('exams_registry_patient_id_trgm').using('gin', sql`${t.patientId} gin_trgm_ops`).where(sql`${t.deletedTime} is null and ${t.registrationId} is not null`),
+  index('exams_registry_phone_trgm').using('gin', sql`${t.patientPhone} gin_trgm_ops`).where(sql`${t.deletedTime} is null and ${t.registrationId} is not null`),
+  index('exams_registry_accession_trgm').using('gin', sql`${t.accessionNumber} gin_trgm_ops`).where(sql`${t.deletedTime} is null and ${t.registrationId} is not null`),
   index('exams_accession_idx').on(t.accessionNumber),
   // Free-text search with few hits goes from the matching reports to their exams.
   index('exams_report_id_idx').on(t.reportId).where(sql`${t.reportId} is not null`),

@@ -20,7 +20,8 @@ import { formatDateTime } from '@/lib/format';
 import { isApprovedStatus, sexAge } from './format';
 import { idFrom, publishListPath } from './paths';
 import { UnpublishDialog } from './UnpublishDialog';
-import { rememberedList, useLoad } from './useLoad';
+import { useLoad } from '@/lib/useLoad';
+import { rememberedList } from './listMemory';
 
 /**
  * /report-publish/detail?examId&reportId: one report as its patients would read it, and whether it is on the

@@ -18,7 +18,8 @@ import { formatDateTime } from '@/lib/format';
 import { asReportStatus, isApprovedStatus } from './format';
 import { idFrom, publishDetailPath, publishListPath } from './paths';
 import { UnpublishDialog, type UnpublishTarget } from './UnpublishDialog';
-import { rememberList, useLoad } from './useLoad';
+import { useLoad } from '@/lib/useLoad';
+import { rememberList } from './listMemory';
 
 /** Rows per page: a screenful at the workstation's density. */
 export const PAGE_SIZE = 25;

@@ -104,14 +104,14 @@ export function Toaster({ store = defaultStore }: { store?: ToastStore }) {
         aria-label={t('common.notifications')}
         aria-live="polite"
         data-corner={placement.corner}
-        className={`pointer-events-none fixed z-50 flex max-w-[calc(100vw-2rem)] flex-col gap-2 ${CORNER_CLASS[placement.corner]}`}
+        className={`pointer-events-none fixed z-50 flex max-w-[calc(100vw-2rem)] flex-col gap-2 print:hidden ${CORNER_CLASS[placement.corner]}`}
         style={{ width: placement.width }}
       >
         {corner.map((toast) => (
           <ToastCard key={toast.id} toast={toast} onDismiss={() => store.dismiss(toast.id)} closeLabel={t('common.dismiss')} />
         ))}
       </section>
-      <div aria-live="assertive" className="pointer-events-none fixed bottom-8 left-1/2 z-[60] flex -translate-x-1/2 flex-col items-center gap-2">
+      <div aria-live="assertive" className="pointer-events-none fixed bottom-8 left-1/2 z-[60] flex -translate-x-1/2 flex-col items-center gap-2 print:hidden">
         {bottom.map((toast) => (
           <div key={toast.id} role="alert" className="rounded-md bg-fg px-4 py-2 text-sm font-medium text-bg shadow-lg">
             {toast.message}

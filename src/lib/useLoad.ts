@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useState } from 'react';
-import { registerModuleReset } from '@/lib/session';
 
 /**
  * A call run whenever its key changes (null: not yet) or `reload()` is asked. While a new answer is on its way
@@ -31,13 +30,3 @@ export function useLoad<T>(key: string | null, call: (signal: AbortSignal) => Pr
   };
 }
 
-/** The list the user last looked at (organisation and page), so the detail page's "back" returns to it. */
-let lastList: { bucketId: number; path: string } | null = null;
-registerModuleReset(() => {
-  lastList = null;
-});
-export const rememberList = (bucketId: number, path: string) => {
-  lastList = { bucketId, path };
-};
-/** The remembered list of that organisation, if the user came from there. */
-export const rememberedList = (bucketId: number) => (lastList?.bucketId === bucketId ? lastList.path : null);

@@ -1,0 +1,5 @@
+CREATE INDEX "exams_registry_status_idx" ON "exams" USING btree ("bucket_id","exam_status","created","id") WHERE "exams"."deleted_time" is null and "exams"."registration_id" is not null;--> statement-breakpoint
+CREATE INDEX "exams_registry_name_trgm" ON "exams" USING gin ("patient_name" gin_trgm_ops) WHERE "exams"."deleted_time" is null and "exams"."registration_id" is not null;--> statement-breakpoint
+CREATE INDEX "exams_registry_patient_id_trgm" ON "exams" USING gin ("patient_id" gin_trgm_ops) WHERE "exams"."deleted_time" is null and "exams"."registration_id" is not null;--> statement-breakpoint
+CREATE INDEX "exams_registry_phone_trgm" ON "exams" USING gin ("patient_phone" gin_trgm_ops) WHERE "exams"."deleted_time" is null and "exams"."registration_id" is not null;--> statement-breakpoint
+CREATE INDEX "exams_registry_accession_trgm" ON "exams" USING gin ("accession_number" gin_trgm_ops) WHERE "exams"."deleted_time" is null and "exams"."registration_id" is not null;

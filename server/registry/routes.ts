@@ -1,0 +1,151 @@
+import { asc, eq, and, inArray, isNull } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { idParam } from '../../contract/common';
+import type { RegistryRow, RegistrySetup } from '../../contract/registry';
+import {
+  examStatusInput, matchInput, patientLookupInput, registryCreateInput, registryExamLine, registryPageQuery, registryUpdateInput,
+  scheduledActionInput, scheduledCancelInput, scheduledExtensionInput, scheduleExportInput,
+} from '../../contract/registry';
+import { authOf } from '../auth/plugin';
+import { exams, procedureSteps, registrations } from '../db/schema';
+import type { Deps } from '../deps';
+import { ApiError } from '../http/errors';
+import { parse } from '../http/validate';
+import { registryDesk } from './access';
+import { scheduleWorkbook } from './export';
+import { insertLines, loadRegistration, patientColumns } from './lines';
+import { lookupPatients } from './lookup';
+import { liveLine, presentLine, selectLines } from './present';
+import { queryRegistry } from './query';
+import { checkLines } from './rules';
+import { cancelLine, deleteLine, extendLine, matchLine, revokeLine, setStatus } from './status';
+import { createRegistration, updateRegistration } from './write';
+
+/** The registry area (areas §7 "Registry"): the desk's setup, list, look-up, registrations, line actions, export. */
+const bucketParam = z.object({ id: z.coerce.number().int().max(2_147_483_647) });
+const versionQuery = z.object({ version: z.coerce.number().int().min(0) });
+const pairParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647), scheduledId: z.coerce.number().int().positive().max(2_147_483_647) });
+const orderQuery = z.object({ bucketId: z.coerce.number().int().positive().max(2_147_483_647), orderId: z.string().trim().min(1).max(64) });
+const schedulesInput = z.object({ exams: z.array(registryExamLine).min(1).max(50) });
+
+/** Areas §5: the registry query without a current organisation answers 'params error'. */
+function organisationOf(params: unknown): number {
+  const parsed = bucketParam.safeParse(params);
+  if (!parsed.success || parsed.data.id <= 0) throw new ApiError('ParamsError', 'params error');
+  return parsed.data.id;
+}
+
+export async function registryRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
+  const { db } = deps;
+
+  app.get('/buckets/:id/registry/setup', async (req): Promise<RegistrySetup> => {
+    const desk = await registryDesk(db, await authOf(req).access(), organisationOf(req.params));
+    const steps = await db.select().from(procedureSteps).where(eq(procedureSteps.bucketId, desk.bucketId)).orderBy(asc(procedureSteps.sortOrder), asc(procedureSteps.id));
+    return {
+      bucketId: desk.bucketId, timeZone: desk.timeZone, isPet: desk.isPet, matchDob: desk.matchDob, actions: desk.rights,
+      steps: steps.map((s) => ({ id: s.id, name: s.name, modality: s.modality, bodyPart: s.bodyPart, reportDuringExam: s.reportDuringExam })),
+    };
+  });
+
+  app.post('/buckets/:id/registry/query', async (req) => {
+    const bucketId = organisationOf(req.params);
+    const input = parse(registryPageQuery, req.body ?? {});
+    return queryRegistry(db, await registryDesk(db, await authOf(req).access(), bucketId), input);
+  });
+
+  app.post('/buckets/:id/registry/patients', async (req) => {
+    const bucketId = organisationOf(req.params);
+    const input = parse(patientLookupInput, req.body);
+    return lookupPatients(db, await registryDesk(db, await authOf(req).access(), bucketId), input);
+  });
+
+  app.post('/registry', async (req) => createRegistration(deps, await authOf(req).access(), parse(registryCreateInput, req.body)));
+  app.put('/registry', async (req) => updateRegistration(deps, await authOf(req).access(), parse(registryUpdateInput, req.body)));
+
+  app.get('/registry/findbyorderid', async (req) => {
+    const query = parse(orderQuery, req.query);
+    const desk = await registryDesk(db, await authOf(req).access(), query.bucketId);
+    const [reg] = await db.select({ id: registrations.id }).from(registrations)
+      .where(and(eq(registrations.bucketId, desk.bucketId), eq(registrations.orderId, query.orderId))).orderBy(asc(registrations.id)).limit(1);
+    if (!reg) throw new ApiError('NotFound');
+    return loadRegistration(db, reg.id, desk.rights);
+  });
+
+  app.post('/exam/status', async (req) => {
+    const input = parse(examStatusInput, req.body);
+    return setStatus(deps, await authOf(req).access(), input.examId, input.status, input.version);
+  });
+
+  app.post('/scheduled-exams/:id/revoke', async (req) => {
+    const { id } = parse(idParam, req.params);
+    return revokeLine(deps, await authOf(req).access(), id, parse(scheduledActionInput, req.body).version);
+  });
+  app.post('/scheduled-exams/:id/cancel', async (req) => {
+    const { id } = parse(idParam, req.params);
+    const input = parse(scheduledCancelInput, req.body);
+    return cancelLine(deps, await authOf(req).access(), id, input.version, input.reason);
+  });
+  app.post('/scheduled-exams/:id/extension', async (req) => {
+    const { id } = parse(idParam, req.params);
+    const input = parse(scheduledExtensionInput, req.body);
+    return extendLine(deps, await authOf(req).access(), id, input.version, input.extension);
+  });
+  app.delete('/scheduled-exams/:id', async (req) => {
+    const { id } = parse(idParam, req.params);
+    return deleteLine(deps, await authOf(req).access(), id, parse(versionQuery, req.query).version);
+  });
+
+  // A completed exam's patient: the lines still to come, and booking more.
+  app.get('/exams/:id/schedules', async (req): Promise<RegistryRow[]> => {
+    const { id } = parse(idParam, req.params);
+    const exam = await examOf(id);
+    const desk = await registryDesk(db, await authOf(req).access(), exam.bucketId);
+    const rows = await selectLines(db).where(and(eq(exams.bucketId, exam.bucketId), eq(exams.patientId, exam.patientId), liveLine,
+      inArray(exams.examStatus, ['Registered', 'Scheduled', 'Arrived']))).orderBy(asc(exams.scheduledTime), asc(exams.id));
+    return rows.map((r) => presentLine(r, desk.rights));
+  });
+  app.post('/exams/:id/schedules', async (req) => {
+    const { id } = parse(idParam, req.params);
+    const input = parse(schedulesInput, req.body);
+    const exam = await examOf(id);
+    const access = await authOf(req).access();
+    const desk = await registryDesk(db, access, exam.bucketId, 'registry_create');
+    const now = deps.clock.now();
+    const lines = await checkLines(db, desk, input.exams, now);
+    const regId = await db.transaction(async (tx) => {
+      const [reg] = await tx.insert(registrations).values({ bucketId: desk.bucketId, createdBy: access.accountId, created: now }).returning();
+      const patient = {
+        ...patientColumns({
+          patientName: exam.patientName, patientId: exam.patientId, patientGender: exam.patientGender as 'U', patientDob: exam.patientDob, age: null, ageUnit: 'Y',
+          phone: exam.patientPhone, patientSource: (exam.patientSource ?? 'O') as 'O', inpatientId: exam.inpatientId, bedNum: exam.bedNum,
+          outpatientId: exam.outpatientId, physicalExamId: exam.physicalExamId, applyDept: exam.applyDept, clinicImpression: exam.clinicImpression,
+        }, exam.patientId, now, desk.timeZone),
+        visitAge: exam.visitAge,
+      };
+      await insertLines(tx, desk, reg!, patient, lines, now);
+      return reg!.id;
+    });
+    return loadRegistration(db, regId, desk.rights);
+  });
+  app.post('/exams/:id/match/:scheduledId', async (req) => {
+    const { id, scheduledId } = parse(pairParams, req.params);
+    return matchLine(deps, await authOf(req).access(), id, scheduledId, parse(matchInput, req.body).version);
+  });
+
+  app.post('/exports/schedules', async (req, reply) => {
+    const input = parse(scheduleExportInput, req.body);
+    const desk = await registryDesk(db, await authOf(req).access(), input.bucketId);
+    const file = await scheduleWorkbook(db, desk, input);
+    return reply
+      .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+      .header('content-disposition', `attachment; filename="schedule-${desk.bucketId}.xlsx"`)
+      .send(file);
+  });
+
+  async function examOf(id: number) {
+    const [exam] = await db.select().from(exams).where(and(eq(exams.id, id), isNull(exams.deletedTime)));
+    if (!exam) throw new ApiError('NotFound');
+    return exam;
+  }
+}

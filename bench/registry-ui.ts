@@ -132,6 +132,7 @@ async function main() {
     await page.locator('[data-testid="registry-table"]').waitFor();
 
     const samples: number[] = [];
+    const parts: Record<string, number[]> = {};
     const stamp = Date.now() % 100_000;
     for (let run = 0; run < WARMUP + RUNS; run++) {
       const name = `测速${stamp}号${run}`;
@@ -156,7 +157,17 @@ async function main() {
       await armEnter(page);
       await page.keyboard.press('Enter');
       const elapsed = await withinSeconds(enterToRow(page, name), 30, () => `run ${run}: the saved row did not appear in the list (at ${page.url()})`);
-      if (run >= WARMUP) samples.push(elapsed);
+      if (run >= WARMUP) {
+        samples.push(elapsed);
+        // Where the time went: the save's POST and the list's reload, from the Enter (resource timing).
+        const calls = await page.evaluate(`performance.getEntriesByType('resource')
+          .filter((e) => e.startTime >= window.__benchStart && /\\/api\\/v1\\/(registry|buckets\\/\\d+\\/registry\\/query)$/.test(e.name))
+          .map((e) => [e.name.endsWith('/query') ? 'query' : 'save', e.startTime - window.__benchStart, e.duration])`) as [string, number, number][];
+        for (const [what, , duration] of calls) (parts[what] ??= []).push(duration);
+        const reload = calls.find(([what]) => what === 'query');
+        if (reload) (parts['query starts after Enter'] ??= []).push(reload[1]);
+      }
+      await page.evaluate('performance.clearResourceTimings()');
     }
 
     const sorted = [...samples].sort((a, b) => a - b);
@@ -167,6 +178,10 @@ async function main() {
     console.log(widths.map((w) => '─'.repeat(w)).join('  '));
     console.log(row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '));
     console.log(`target: p95 ≤ 150 ms${percentile(sorted, 95) > 150 ? ' (over)' : ''}`);
+    for (const [what, values] of Object.entries(parts)) {
+      const s = [...values].sort((a, b) => a - b);
+      console.log(`  ${what}: p50 ${percentile(s, 50).toFixed(0)} ms, p95 ${percentile(s, 95).toFixed(0)} ms`);
+    }
   } finally {
     await browser.close();
   }

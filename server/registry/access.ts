@@ -25,8 +25,12 @@ export interface RegistryDesk {
   rights: RegistryRight[];
 }
 
-/** The desk of `bucketId` for `access`, with `action` required (or any registry action when absent). */
-export async function registryDesk(db: Db, access: Access, bucketId: number, action?: RegistryRight): Promise<RegistryDesk> {
+/**
+ * The desk of `bucketId` for `access`, with `action` required (or any registry action when absent). `notADesk` is what
+ * a bucket that is not one of the caller's registry desks answers instead of 404/403 (the list's 'params error').
+ */
+export async function registryDesk(db: Db, access: Access, bucketId: number, action?: RegistryRight, notADesk?: () => ApiError): Promise<RegistryDesk> {
+  if (notADesk && !access.buckets.has(bucketId)) throw notADesk();
   assertMember(access, bucketId);
   const [row] = await db.select({
     bucketName: buckets.name, groupId: buckets.groupId, timeZone: buckets.timeZone, matchDob: groups.matchDob, enabled: groups.enableRegistry,
@@ -34,8 +38,8 @@ export async function registryDesk(db: Db, access: Access, bucketId: number, act
       and ${groupRegistryBuckets.bucketId} = ${buckets.id})`,
     isPet: sql<boolean>`coalesce((select ${domains.isPet} from ${domains} order by ${domains.id} limit 1), false)`,
   }).from(buckets).innerJoin(groups, eq(groups.id, buckets.groupId)).where(eq(buckets.id, bucketId));
-  if (!row) throw new ApiError('NotFound');
-  if (!row.enabled || !row.desk) throw new ApiError('Forbidden', 'This organisation has no registry desk');
+  if (!row) throw notADesk ? notADesk() : new ApiError('NotFound');
+  if (!row.enabled || !row.desk) throw notADesk ? notADesk() : new ApiError('Forbidden', 'This organisation has no registry desk');
   const grant = access.buckets.get(bucketId)!;
   const rights = REGISTRY_ACTIONS_ALL.filter((a) => grant.actions.has(a));
   if (action) assertCan(access, action, bucketId);

@@ -4,7 +4,7 @@ import { PATIENT_SOURCES } from '../../contract/constants';
 import {
   REGISTRATION_STATUSES, REGISTRY_FILTER_FIELDS, REGISTRY_SORT_FIELDS, SOURCE_SCOPES, type RegistryFilterField, type SourceScope,
 } from '../../contract/registry';
-import { exams, registrations } from '../db/schema';
+import { exams } from '../db/schema';
 import { compileListFilters, containsPattern, oneOf, orderOf as listOrder, valueKinds, type ListOrder, type ListQuery, type ValueKind } from '../http/pageQuery';
 
 /** The registry list on the shared page-query engine: the whitelist is contract/registry.ts. */
@@ -34,10 +34,10 @@ const ORDER: ListOrder<(typeof REGISTRY_SORT_FIELDS)[number]> = {
   tieBreak: 'id',
 };
 
-/** Desk registrations, outside orders, or both (contract SOURCE_SCOPES). */
+/** Desk registrations, outside orders, or both (contract SOURCE_SCOPES); each line carries its registration's order id. */
 function scopeCondition(scope: SourceScope): SQL | undefined {
-  if (scope === 'internal') return sql`${registrations.orderId} is null`;
-  if (scope === 'external') return sql`${registrations.orderId} is not null`;
+  if (scope === 'internal') return sql`${exams.orderId} is null`;
+  if (scope === 'external') return sql`${exams.orderId} is not null`;
   return undefined;
 }
 

@@ -12,13 +12,30 @@ import { visitAge, type CheckedLine, type PatientInput } from './rules';
 /** Exam lines as exams rows: one exam table, so the worklist shows them like uploaded exams. */
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
+type Nullable = string | null;
 /** The exam columns the patient part of a registration fills, on every line. */
-export function patientColumns(patient: PatientInput, patientId: string, now: Date, timeZone: string) {
+export interface PatientColumns {
+  patientName: string; patientId: string; patientKeyId: Nullable; patientGender: string; patientDob: Nullable; visitAge: Nullable;
+  patientPhone: Nullable; patientSource: Nullable; inpatientId: Nullable; bedNum: Nullable; outpatientId: Nullable; physicalExamId: Nullable;
+  applyDept: Nullable; clinicImpression: Nullable;
+}
+
+export function patientColumns(patient: PatientInput, patientId: string, now: Date, timeZone: string): PatientColumns {
   return {
     patientName: patient.patientName, patientId, patientKeyId: patientId, patientGender: patient.patientGender,
     patientDob: patient.patientDob ?? null, visitAge: visitAge(patient, now, timeZone), patientPhone: patient.phone ?? null,
     patientSource: patient.patientSource, inpatientId: patient.inpatientId, bedNum: patient.bedNum, outpatientId: patient.outpatientId,
     physicalExamId: patient.physicalExamId, applyDept: patient.applyDept, clinicImpression: patient.clinicImpression,
+  };
+}
+
+/** The same columns copied from an exam of the patient (booking more exams for the patient of an exam). */
+export function patientColumnsOf(exam: typeof exams.$inferSelect): PatientColumns {
+  return {
+    patientName: exam.patientName, patientId: exam.patientId, patientKeyId: exam.patientKeyId ?? exam.patientId, patientGender: exam.patientGender,
+    patientDob: exam.patientDob, visitAge: exam.visitAge, patientPhone: exam.patientPhone, patientSource: exam.patientSource,
+    inpatientId: exam.inpatientId, bedNum: exam.bedNum, outpatientId: exam.outpatientId, physicalExamId: exam.physicalExamId,
+    applyDept: exam.applyDept, clinicImpression: exam.clinicImpression,
   };
 }
 
@@ -33,7 +50,7 @@ export function lineColumns(line: CheckedLine, timeZone: string, now: Date) {
 }
 
 /** New lines of registration `registrationId`, each with its accession number (R, day, organisation, exam id). */
-export async function insertLines(tx: Db, desk: RegistryDesk, registration: { id: number; orderId: string | null }, patient: ReturnType<typeof patientColumns>,
+export async function insertLines(tx: Db, desk: RegistryDesk, registration: { id: number; orderId: string | null }, patient: PatientColumns,
   lines: readonly CheckedLine[], now: Date): Promise<number[]> {
   if (lines.length === 0) return [];
   const inserted = await tx.insert(exams).values(lines.map((line) => ({

@@ -1,24 +1,23 @@
-import { asc, eq, and, inArray, isNull } from 'drizzle-orm';
+import { asc, eq, and } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { idParam } from '../../contract/common';
-import type { RegistryRow, RegistrySetup } from '../../contract/registry';
+import type { RegistrySetup } from '../../contract/registry';
 import {
   examStatusInput, matchInput, patientLookupInput, registryCreateInput, registryExamLine, registryPageQuery, registryUpdateInput,
   scheduledActionInput, scheduledCancelInput, scheduledExtensionInput, scheduleExportInput,
 } from '../../contract/registry';
 import { authOf } from '../auth/plugin';
-import { exams, procedureSteps, registrations } from '../db/schema';
+import { procedureSteps, registrations } from '../db/schema';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { parse } from '../http/validate';
 import { registryDesk } from './access';
 import { scheduleWorkbook } from './export';
-import { insertLines, loadRegistration, patientColumns } from './lines';
+import { loadRegistration } from './lines';
 import { lookupPatients } from './lookup';
-import { liveLine, presentLine, selectLines } from './present';
 import { queryRegistry } from './query';
-import { checkLines } from './rules';
+import { openSchedules, scheduleForExam } from './schedules';
 import { cancelLine, deleteLine, extendLine, matchLine, revokeLine, setStatus } from './status';
 import { createRegistration, updateRegistration } from './write';
 
@@ -30,9 +29,10 @@ const orderQuery = z.object({ bucketId: z.coerce.number().int().positive().max(2
 const schedulesInput = z.object({ exams: z.array(registryExamLine).min(1).max(50) });
 
 /** Areas §5: the registry query without a current organisation answers 'params error'. */
+const paramsError = () => new ApiError('ParamsError', 'params error');
 function organisationOf(params: unknown): number {
   const parsed = bucketParam.safeParse(params);
-  if (!parsed.success || parsed.data.id <= 0) throw new ApiError('ParamsError', 'params error');
+  if (!parsed.success || parsed.data.id <= 0) throw paramsError();
   return parsed.data.id;
 }
 
@@ -51,7 +51,8 @@ export async function registryRoutes(app: FastifyInstance, { deps }: { deps: Dep
   app.post('/buckets/:id/registry/query', async (req) => {
     const bucketId = organisationOf(req.params);
     const input = parse(registryPageQuery, req.body ?? {});
-    return queryRegistry(db, await registryDesk(db, await authOf(req).access(), bucketId), input);
+    // Not one of the caller's registry organisations is no current organisation either; missing rights stay 403.
+    return queryRegistry(db, await registryDesk(db, await authOf(req).access(), bucketId, undefined, paramsError), input);
   });
 
   app.post('/buckets/:id/registry/patients', async (req) => {
@@ -96,37 +97,11 @@ export async function registryRoutes(app: FastifyInstance, { deps }: { deps: Dep
     return deleteLine(deps, await authOf(req).access(), id, parse(versionQuery, req.query).version);
   });
 
-  // A completed exam's patient: the lines still to come, and booking more.
-  app.get('/exams/:id/schedules', async (req): Promise<RegistryRow[]> => {
-    const { id } = parse(idParam, req.params);
-    const exam = await examOf(id);
-    const desk = await registryDesk(db, await authOf(req).access(), exam.bucketId);
-    const rows = await selectLines(db).where(and(eq(exams.bucketId, exam.bucketId), eq(exams.patientId, exam.patientId), liveLine,
-      inArray(exams.examStatus, ['Registered', 'Scheduled', 'Arrived']))).orderBy(asc(exams.scheduledTime), asc(exams.id));
-    return rows.map((r) => presentLine(r, desk.rights));
-  });
+  // An exam's patient: the lines still to come, and booking more.
+  app.get('/exams/:id/schedules', async (req) => openSchedules(deps, await authOf(req).access(), parse(idParam, req.params).id));
   app.post('/exams/:id/schedules', async (req) => {
     const { id } = parse(idParam, req.params);
-    const input = parse(schedulesInput, req.body);
-    const exam = await examOf(id);
-    const access = await authOf(req).access();
-    const desk = await registryDesk(db, access, exam.bucketId, 'registry_create');
-    const now = deps.clock.now();
-    const lines = await checkLines(db, desk, input.exams, now);
-    const regId = await db.transaction(async (tx) => {
-      const [reg] = await tx.insert(registrations).values({ bucketId: desk.bucketId, createdBy: access.accountId, created: now }).returning();
-      const patient = {
-        ...patientColumns({
-          patientName: exam.patientName, patientId: exam.patientId, patientGender: exam.patientGender as 'U', patientDob: exam.patientDob, age: null, ageUnit: 'Y',
-          phone: exam.patientPhone, patientSource: (exam.patientSource ?? 'O') as 'O', inpatientId: exam.inpatientId, bedNum: exam.bedNum,
-          outpatientId: exam.outpatientId, physicalExamId: exam.physicalExamId, applyDept: exam.applyDept, clinicImpression: exam.clinicImpression,
-        }, exam.patientId, now, desk.timeZone),
-        visitAge: exam.visitAge,
-      };
-      await insertLines(tx, desk, reg!, patient, lines, now);
-      return reg!.id;
-    });
-    return loadRegistration(db, regId, desk.rights);
+    return scheduleForExam(deps, await authOf(req).access(), id, parse(schedulesInput, req.body).exams);
   });
   app.post('/exams/:id/match/:scheduledId', async (req) => {
     const { id, scheduledId } = parse(pairParams, req.params);
@@ -143,9 +118,4 @@ export async function registryRoutes(app: FastifyInstance, { deps }: { deps: Dep
       .send(file);
   });
 
-  async function examOf(id: number) {
-    const [exam] = await db.select().from(exams).where(and(eq(exams.id, id), isNull(exams.deletedTime)));
-    if (!exam) throw new ApiError('NotFound');
-    return exam;
-  }
 }

@@ -7,6 +7,7 @@ import type { Db } from '../db/client';
 import { exams, procedureSteps, registrations, reports } from '../db/schema';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
+import { syncExams } from '../reports/examSync';
 import { registryDesk, type RegistryDesk, type RegistryRight } from './access';
 import { bumpVersion, loadRegistration, lockRegistration } from './lines';
 import { contextOf, liveLine } from './present';
@@ -73,7 +74,7 @@ async function trace(step: Step, actorId: number, action: string, before: Regist
 }
 
 /** POST exam/status: Arrived (check-in; a step read during the exam needs no images, so it is Performed at once) or Performed. */
-export function setStatus(deps: Deps, access: Access, examId: number, status: 'Arrived' | 'Performed', version: number, onArrived?: (tx: Db, exam: ExamRow) => Promise<void>) {
+export function setStatus(deps: Deps, access: Access, examId: number, status: 'Arrived' | 'Performed', version: number) {
   return onLine(deps, access, examId, version, 'registry_update', async (step) => {
     const { exam, now } = step;
     let event: RegistrationEvent = { type: 'perform', now: now.getTime() };
@@ -84,7 +85,6 @@ export function setStatus(deps: Deps, access: Access, examId: number, status: 'A
     const after = next(exam, event);
     await step.tx.update(exams).set(moved(exam, after)).where(eq(exams.id, exam.id));
     await trace(step, access.accountId, event.type, contextOf(exam).status);
-    if (event.type === 'check-in' && onArrived) await onArrived(step.tx, { ...exam, ...moved(exam, after) });
   });
 }
 
@@ -94,14 +94,13 @@ export function revokeLine(deps: Deps, access: Access, examId: number, version: 
     const { exam, tx, now } = step;
     const after = next(exam, { type: 'revoke' });
     const wasPerformed = contextOf(exam).status === 'Performed';
+    // The exam's own reports go (soft-deleted, their texts kept in the trace); a joint report's other exams follow.
     const dropped = wasPerformed
       ? await tx.update(reports).set({ deletedTime: now }).where(and(eq(reports.examId, exam.id), isNull(reports.deletedTime)))
-        .returning({ id: reports.id, status: reports.status, finding: reports.finding, diagnosis: reports.diagnosis })
+        .returning({ id: reports.id, status: reports.status, creatorId: reports.creatorId, finding: reports.finding, diagnosis: reports.diagnosis, jointExamIds: reports.jointExamIds })
       : [];
-    await tx.update(exams).set({
-      ...moved(exam, after),
-      ...(dropped.length > 0 ? { reportId: null, reportStatus: null, reportCreatorId: null } : {}),
-    }).where(eq(exams.id, exam.id));
+    await tx.update(exams).set(moved(exam, after)).where(eq(exams.id, exam.id));
+    if (dropped.length > 0) await syncExams(tx, [exam.id, ...dropped.flatMap((r) => r.jointExamIds)]);
     if (wasPerformed) await tx.update(exams).set({ matchedScheduleId: null }).where(eq(exams.matchedScheduleId, exam.id));
     await trace(step, access.accountId, 'revoke', contextOf(exam).status, dropped.length > 0 ? { deletedReports: dropped } : {});
   });

@@ -9,10 +9,10 @@ import { recordAudit } from '../audit/record';
 import { exams, registrations } from '../db/schema';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
-import { registryDesk } from './access';
-import { bumpVersion, insertLines, lineColumns, loadRegistration, lockRegistration, newPatientId, patientColumns } from './lines';
+import { registryDesk, type RegistryDesk } from './access';
+import { bumpVersion, insertLines, lineColumns, loadRegistration, lockRegistration, newPatientId, patientColumns, type PatientColumns } from './lines';
 import { contextOf } from './present';
-import { checkLines, checkPatient } from './rules';
+import { checkLines, checkPatient, type CheckedLine } from './rules';
 
 /** POST registry and PUT registry: a registration and its lines, all or nothing. */
 type CreateInput = z.output<typeof registryCreateInput>;
@@ -23,17 +23,30 @@ export async function createRegistration(deps: Deps, access: Access, input: Crea
   const now = deps.clock.now();
   checkPatient(desk, input.patient);
   const lines = await checkLines(deps.db, desk, input.exams, now);
-  const id = await deps.db.transaction(async (tx) => {
-    const [reg] = await tx.insert(registrations).values({ bucketId: desk.bucketId, orderId: input.orderId, createdBy: access.accountId, created: now }).returning();
-    const patientId = input.patient.patientId ?? newPatientId(reg!.id, now, desk.timeZone);
-    const examIds = await insertLines(tx, desk, reg!, patientColumns(input.patient, patientId, now, desk.timeZone), lines, now);
+  const patientOf = (registrationId: number) =>
+    patientColumns(input.patient, input.patient.patientId ?? newPatientId(registrationId, now, desk.timeZone), now, desk.timeZone);
+  const id = await register(deps, access, desk, { lines, now, orderId: input.orderId, patientOf });
+  return loadRegistration(deps.db, id, desk.rights);
+}
+
+/**
+ * One new registration with its (checked) lines and its trace, in one transaction: POST registry, and booking more
+ * exams for the patient of an exam (POST exams/{id}/schedules, `fromExamId`).
+ */
+export async function register(deps: Deps, access: Access, desk: RegistryDesk, what: {
+  lines: readonly CheckedLine[]; now: Date; orderId: string | null; patientOf: (registrationId: number) => PatientColumns; fromExamId?: number;
+}): Promise<number> {
+  const { now } = what;
+  return deps.db.transaction(async (tx) => {
+    const [reg] = await tx.insert(registrations).values({ bucketId: desk.bucketId, orderId: what.orderId, createdBy: access.accountId, created: now }).returning();
+    const patient = what.patientOf(reg!.id);
+    const examIds = await insertLines(tx, desk, reg!, patient, what.lines, now);
     await recordAudit(tx, {
       at: now, actorId: access.accountId, bucketId: desk.bucketId, area: 'registry', action: 'register', objectType: 'registration', objectId: reg!.id,
-      after: { patientName: input.patient.patientName, patientId, examIds, orderId: input.orderId },
+      after: { patientName: patient.patientName, patientId: patient.patientId, examIds, orderId: what.orderId, ...(what.fromExamId ? { fromExamId: what.fromExamId } : {}) },
     });
     return reg!.id;
   });
-  return loadRegistration(deps.db, id, desk.rights);
 }
 
 /**
@@ -78,7 +91,10 @@ export async function updateRegistration(deps: Deps, access: Access, input: Upda
     }
     for (const exam of removed) await tx.delete(exams).where(eq(exams.id, exam.id));
     const added = await insertLines(tx, desk, reg, patient, lines.filter((l) => l.examId === undefined), now);
-    if (input.orderId !== null && input.orderId !== reg.orderId) await tx.update(registrations).set({ orderId: input.orderId }).where(eq(registrations.id, reg.id));
+    if (input.orderId !== null && input.orderId !== reg.orderId) {
+      await tx.update(registrations).set({ orderId: input.orderId }).where(eq(registrations.id, reg.id));
+      await tx.update(exams).set({ orderId: input.orderId }).where(eq(exams.registrationId, reg.id));
+    }
     await bumpVersion(tx, reg.id);
     await recordAudit(tx, {
       at: now, actorId: access.accountId, bucketId: desk.bucketId, area: 'registry', action: 'update', objectType: 'registration', objectId: reg.id,

@@ -98,7 +98,7 @@ export async function insertBenchRegistrations(db: Db, o: RegistryBenchOptions):
         insert into exams (id, bucket_id, registration_id, patient_name, patient_id, patient_key_id, patient_gender, patient_dob, visit_age,
           patient_source, inpatient_id, bed_num, outpatient_id, physical_exam_id, patient_phone, accession_number, service_request_id,
           modality, body_part, study_description, procedure_step_id, clinic_impression, apply_dept, urgent_flag, has_image, store_uid,
-          exam_status, scheduled_time, arrived_time, prev_exam_status, prev_arrived_time, cancel_reason, exam_time, upload_time, created)
+          exam_status, scheduled_time, arrived_time, prev_exam_status, prev_arrived_time, cancel_reason, exam_time, upload_time, created, order_id)
         select x.id, ${bucketId}, ${regBase} + s.g, pt.name, pt.pid, pt.pid, pt.gender, to_char(pt.dob, 'YYYY-MM-DD'),
           extract(year from age(s.created_day, pt.dob))::int || 'Y',
           s.source, case when s.source = 'I' then 'ZY' || lpad((s.g % 999999)::text, 6, '0') end,
@@ -117,7 +117,7 @@ export async function insertBenchRegistrations(db: Db, o: RegistryBenchOptions):
           case when st.status = 'Cancelled' then (array['患者未到','家属要求改期','病情变化，暂缓检查','重复登记'])[1 + floor(x.r_out * 4)::int] end,
           coalesce(st.arrived, x.scheduled),
           case when st.status = 'Performed' and not (${stepNoImages})[x.step] then st.arrived + interval '10 minutes' end,
-          s.created
+          s.created, s.order_id
         from src s
         cross join lateral generate_series(1, s.nlines) l
         cross join lateral (select ${examBase} + (s.g - 1) * 3 + l as id, 1 + floor(random() * ${steps.length} + 0 * l)::int as step,

@@ -200,9 +200,9 @@ export async function seedRegistry(db: Db, r: Rng, o: RegistrySeedOptions): Prom
       const createdAt = new Date(from + Math.floor(((until - from) * (n + 0.5)) / PATIENTS.length));
       const registrationVersion = p.lines.reduce((v, l) => v + (l.state === 'Performed' ? (stepOf[l.step].reportDuringExam ? 1 : 2)
         : l.state === 'Arrived' ? 1 : l.state === 'Cancelled' ? (l.fromArrived ? 2 : 1) : 0), 0);
+      const orderId = p.order ? `HIS${today.replaceAll('-', '')}${pad(n + 1, 4)}` : null;
       const [reg] = await tx.insert(t.registrations).values({
-        bucketId: o.bucketId, version: registrationVersion, createdBy: o.registrarId, created: createdAt,
-        orderId: p.order ? `HIS${today.replaceAll('-', '')}${pad(n + 1, 4)}` : null,
+        bucketId: o.bucketId, version: registrationVersion, createdBy: o.registrarId, created: createdAt, orderId,
       }).returning({ id: t.registrations.id });
       registrations++;
       for (const [i, l] of p.lines.entries()) {
@@ -228,7 +228,7 @@ export async function seedRegistry(db: Db, r: Rng, o: RegistrySeedOptions): Prom
         }[state];
         seq++;
         examRows.push({
-          ...patient, registrationId: reg!.id, procedureStepId: s.id, modality: s.modality, bodyPart: s.bodyPart, studyDescription: s.name,
+          ...patient, registrationId: reg!.id, orderId, procedureStepId: s.id, modality: s.modality, bodyPart: s.bodyPart, studyDescription: s.name,
           accessionNumber: accession(today, o.bucketId, seq), serviceRequestId: `SR${pad(o.bucketId)}9${pad(seq, 7)}`,
           urgentFlag: p.source === 'E', examStatus: state, scheduledTime, ...registry, cancelReason: state === 'Cancelled' ? l.reason ?? '患者未到' : null,
           // The worklist's time of an exam not yet done is its appointment; once the patient is in, the arrival.

@@ -19,6 +19,8 @@ export function useLoad<T>(key: string | null, call: (signal: AbortSignal) => Pr
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, round]);
   const reload = useCallback(() => setRound((n) => n + 1), []);
+  /** Shows what a write already answered before the next load confirms it (the registry's saved row under Enter). */
+  const put = useCallback((update: (data: T | null) => T | null) => setResult((r) => (r ? { ...r, data: update(r.data) } : r)), []);
   const fresh = result !== null && result.key === key && result.round === round;
   return {
     data: result?.data ?? null,
@@ -27,6 +29,7 @@ export function useLoad<T>(key: string | null, call: (signal: AbortSignal) => Pr
     error: fresh ? result.error : null,
     loading: key !== null && !fresh,
     reload,
+    put,
   };
 }
 

@@ -345,6 +345,10 @@ describe('look-up and export', () => {
     await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const sheet = book.worksheets[0]!;
     expect(sheet.getRow(1).getCell(1).value).toBe('Scheduled');
+    const chs = await s.app.inject({ method: 'POST', url: '/api/v1/exports/schedules', headers: { authorization: `Bearer ${registrar}` }, payload: { bucketId: hospital, filters: [], lang: 'chs' } });
+    const chsBook = new ExcelJS.Workbook();
+    await chsBook.xlsx.load(chs.rawPayload as unknown as ArrayBuffer);
+    expect(chsBook.worksheets[0]!.getRow(1).getCell(1).value).toBe('预约时间');
     const [lines] = await s.db.db.select({ n: count() }).from(t.exams).where(and(eq(t.exams.bucketId, hospital), isNull(t.exams.deletedTime)))
       .innerJoin(t.registrations, eq(t.registrations.id, t.exams.registrationId));
     expect(sheet.rowCount - 1).toBe(lines!.n);

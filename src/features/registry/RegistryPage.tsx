@@ -133,6 +133,14 @@ function Desk({ setup, desks, dayParam, lang }: { setup: RegistrySetup; desks: {
       setErrors({});
       setTried(false);
       if (firstDay !== day) goDay(firstDay);
+      else if (draft.registrationId === null && skip === 0 && !status && !text.trim() && scope !== 'external') {
+        // The new lines head the day's list at once (newest registration first); the reload below confirms them.
+        const fresh = saved.lines.filter((l) => dayIn(new Date(l.scheduledTime), timeZone) === day).sort((a, b) => b.examId - a.examId);
+        list.put((page) => page && {
+          items: [...fresh, ...page.items.filter((r) => !fresh.some((f) => f.examId === r.examId))].slice(0, REGISTRY_PAGE_SIZE),
+          total: page.total + fresh.length,
+        });
+      }
       list.reload();
       if (next) requestAnimationFrame(() => nameRef.current?.focus());
       else setFocusExam(saved.lines[0]?.examId ?? null);
@@ -148,7 +156,7 @@ function Desk({ setup, desks, dayParam, lang }: { setup: RegistrySetup; desks: {
 
   // After a save with Enter (or an action), the keyboard is on the row it touched once the list shows it.
   useEffect(() => {
-    if (focusExam === null || list.loading) return;
+    if (focusExam === null) return;
     const index = rows.findIndex((r) => r.examId === focusExam);
     if (index < 0) return;
     requestAnimationFrame(() => {
@@ -156,7 +164,7 @@ function Desk({ setup, desks, dayParam, lang }: { setup: RegistrySetup; desks: {
       setHeld({ key: listKey, index });
       rowRefs.current[index]?.focus();
     });
-  }, [focusExam, list.loading, rows, listKey]);
+  }, [focusExam, rows, listKey]);
 
   const act = async (row: RegistryRow, call: () => Promise<unknown>, done: string) => {
     setBusy(true);

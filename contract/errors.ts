@@ -57,6 +57,12 @@ export const ERROR_STATUS = {
   SourceIdRequired: 400,
   /** Registry: a completed exam of another patient or organisation cannot take over a scheduled line. */
   MatchMismatch: 400,
+  /** Call queue: nobody is waiting in the queue (call-next). */
+  QueueEmpty: 409,
+  /** Call queue: a re-sort to a number that is not waiting in that queue today. */
+  UnknownQueueNumber: 400,
+  /** Text-to-speech: no engine on this server, or no voice for the language (details.reason); the screen shows the call only. */
+  TtsUnavailable: 503,
   OperationFailed: 500,
   UnknownError: 500,
 } as const;

@@ -8,9 +8,11 @@ status=0
 step() { echo; echo "── $1"; }
 run() { "$@" || status=1; }
 
-# Debian's Chromium (browsers cannot be downloaded here) and fonts for Chinese and Tibetan screens.
+# Debian's Chromium (browsers cannot be downloaded here), fonts for Chinese and Tibetan screens, and espeak-ng, the
+# speech engine the server starts for spoken calls (server/calling/tts.ts).
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v espeak-ng >/dev/null 2>&1 || missing+=(espeak-ng)
 fc-list 2>/dev/null | grep -i "noto sans cjk" >/dev/null || missing+=(fonts-noto-cjk)
 fc-list 2>/dev/null | grep -i "tibetan machine" >/dev/null || missing+=(fonts-tibetan-machine)
 if [ ${#missing[@]} -gt 0 ]; then

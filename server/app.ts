@@ -3,6 +3,7 @@ import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { accountRoutes } from './accounts/routes';
+import { callingRoutes } from './calling/routes';
 import { consultationRoutes } from './consultations/routes';
 import { authPlugin } from './auth/plugin';
 import type { TrustProxy } from './config';
@@ -21,7 +22,7 @@ import { uploadRoutes } from './uploads/routes';
 import { viewerRoutes } from './viewer/routes';
 
 /** One plugin per area under /api/v1; later areas add their own line here. */
-const AREAS = [domainRoutes, accountRoutes, groupRoutes, fileRoutes, uploadRoutes, viewerRoutes, imageRoutes, packageRoutes, shareRoutes, reportRoutes, examRoutes, consultationRoutes, registryRoutes];
+const AREAS = [domainRoutes, accountRoutes, groupRoutes, fileRoutes, uploadRoutes, viewerRoutes, imageRoutes, packageRoutes, shareRoutes, reportRoutes, examRoutes, consultationRoutes, registryRoutes, callingRoutes];
 
 export async function buildApp(deps: Deps, opts: { logger?: boolean; serveClient?: boolean; trustProxy?: TrustProxy } = {}): Promise<FastifyInstance> {
   const app = Fastify({

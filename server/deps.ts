@@ -17,5 +17,5 @@ export interface Deps {
   tokens: Tokens;
   /** Files: local disk or S3-compatible (server/storage); also signs file links and upload credentials. */
   storage: Storage;
-  config: Pick<Config, 'tokenTtlSeconds' | 'scryptCost' | 'dataDir' | 'clientDir'>;
+  config: Pick<Config, 'tokenTtlSeconds' | 'scryptCost' | 'dataDir' | 'clientDir'> & Partial<Pick<Config, 'databaseUrl'>>;
 }

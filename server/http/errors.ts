@@ -45,6 +45,9 @@ const MESSAGES: Record<ErrorCode, string> = {
   UnknownProcedureStep: 'The procedure step is not one of this organisation',
   SourceIdRequired: 'The patient source needs its id (inpatient number and bed, outpatient number or physical exam number)',
   MatchMismatch: 'Only a completed exam of the same patient in the same organisation can be matched',
+  QueueEmpty: 'Nobody is waiting in this queue',
+  UnknownQueueNumber: 'No waiting patient has this number in this queue today',
+  TtsUnavailable: 'Speech is not available for this language on the server',
   OperationFailed: 'Operation failed, please try again',
   UnknownError: 'Unknown error',
 };

@@ -3,6 +3,7 @@ import type { Registration, RegistrationStatus } from '../../contract/registry';
 import { applyEvent, type RegistrationEvent } from '../../machines/registration';
 import type { Access } from '../access/access';
 import { recordAudit } from '../audit/record';
+import { enqueueArrived, leaveQueue } from '../calling/checkIn';
 import type { Db } from '../db/client';
 import { exams, procedureSteps, registrations, reports } from '../db/schema';
 import type { Deps } from '../deps';
@@ -85,6 +86,8 @@ export function setStatus(deps: Deps, access: Access, examId: number, status: 'A
     const after = next(exam, event);
     await step.tx.update(exams).set(moved(exam, after)).where(eq(exams.id, exam.id));
     await trace(step, access.accountId, event.type, contextOf(exam).status);
+    // A checked-in line enters today's queue of its modality, when the organisation runs one (issue 11).
+    if (event.type === 'check-in') await enqueueArrived(step.tx, exam, { now, actorId: access.accountId });
   });
 }
 
@@ -103,6 +106,8 @@ export function revokeLine(deps: Deps, access: Access, examId: number, version: 
     if (dropped.length > 0) await syncExams(tx, [exam.id, ...dropped.flatMap((r) => r.jointExamIds)]);
     if (wasPerformed) await tx.update(exams).set({ matchedScheduleId: null }).where(eq(exams.matchedScheduleId, exam.id));
     await trace(step, access.accountId, 'revoke', contextOf(exam).status, dropped.length > 0 ? { deletedReports: dropped } : {});
+    // Back before arrival: the patient is no longer waiting to be called.
+    if (after.arrivedTime === null) await leaveQueue(tx, exam, { now, actorId: access.accountId });
   });
 }
 
@@ -111,6 +116,7 @@ export function cancelLine(deps: Deps, access: Access, examId: number, version: 
     const after = next(step.exam, { type: 'cancel', reason });
     await step.tx.update(exams).set(moved(step.exam, after)).where(eq(exams.id, step.exam.id));
     await trace(step, access.accountId, 'cancel', contextOf(step.exam).status, { reason });
+    await leaveQueue(step.tx, step.exam, { now: step.now, actorId: access.accountId });
   });
 }
 

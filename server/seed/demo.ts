@@ -10,6 +10,7 @@ import { insertExams } from './exams';
 import { seedImages } from './images';
 import type { Storage } from '../storage/types';
 import { rng } from './random';
+import { seedCalling } from './calling';
 import { seedRegistry } from './registry';
 import { seedTemplates } from './templates';
 
@@ -137,6 +138,8 @@ export async function seedDemo(db: Db, opts: DemoOptions): Promise<DemoIds> {
     now, groupId: ids.groupId, bucketId: ids.hospitalId, registrarId: ids.accounts.registrar,
     reporters: [ids.accounts.rad1, ids.accounts.rad2], approver: ids.accounts.chief,
   });
+  // The call queue: the arrived lines in the queues of their modality.
+  await seedCalling(db, { now, bucketId: ids.hospitalId, operatorId: ids.accounts.registrar });
   if (opts.storage) {
     const wanted = opts.images ?? Math.min(300, Math.ceil(hospitalExams.length / 6));
     await seedImages({ db, storage: opts.storage, clock: opts.clock }, [

@@ -5,6 +5,7 @@ import { worklistCommands } from '@/features/worklist/commands';
 import { printCommands, reportCommands } from '@/features/report/commands';
 import { publishDetailCommands, publishListCommands } from '@/features/publish/commands';
 import { registryCommands } from '@/features/registry/commands';
+import { callingCommands, screenCommands } from '@/features/calling/commands';
 import type { CommandSpec } from '@/lib/commands';
 
 /**
@@ -23,6 +24,8 @@ export const commandCatalog: Record<string, readonly CommandSpec<never>[]> = {
   publishList: publishListCommands,
   publishDetail: publishDetailCommands,
   registry: registryCommands,
+  calling: callingCommands,
+  callingScreen: screenCommands,
 };
 
 /** Screen scopes pushed together on one page; their shortcuts must not collide either. */

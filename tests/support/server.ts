@@ -69,7 +69,7 @@ export async function startServer(opts: { exams?: number; tokenTtlSeconds?: numb
   const storage = opts.storage?.(clock) ?? createLocalStorage({ root: filesDir, signer: createSigner(randomBytes(16).toString('hex')), clock });
   const app = await buildApp({
     db: db.db, dbKind: db.kind, clock, storage, tokens: createTokens('test-secret-' + randomBytes(8).toString('hex'), opts.tokenTtlSeconds ?? 3600),
-    config: { tokenTtlSeconds: opts.tokenTtlSeconds ?? 3600, scryptCost, dataDir: '/tmp', clientDir: '/nonexistent' },
+    config: { tokenTtlSeconds: opts.tokenTtlSeconds ?? 3600, scryptCost, dataDir: '/tmp', clientDir: '/nonexistent', databaseUrl },
   }, { trustProxy: opts.trustProxy });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -11,3 +11,4 @@ export * from './shares';
 export * from './audit';
 export * from './consultations';
 export * from './registry';
+export * from './calling';

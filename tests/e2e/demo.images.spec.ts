@@ -7,17 +7,19 @@ import { prefer, signIn } from './support/session';
  * The demo data shows the product working (issue 8 §4): exams of every modality come with images made at seed time,
  * which the viewer draws; patients come back, so an exam has past exams.
  */
-test('the newest demo exam of each modality opens in the viewer with a picture', async ({ page, baseURL }) => {
+test('the newest imaged demo exam of each modality opens in the viewer with a picture', async ({ page, baseURL }) => {
   test.setTimeout(120_000);
   await prefer(page, { language: 'en', theme: 'dark' });
   const token = await apiToken(baseURL!, 'rad1');
   await signIn(page, 'rad1');
   for (const modality of ['CT', 'MR', 'DX', 'US', 'MG']) {
     const page1 = await api<ExamPage>(baseURL!, token, 'POST', 'exams/page-query', {
-      filters: [{ field: 'modality', operator: 'equal', values: [modality] }], sorts: [{ field: 'examTime', direction: 'desc' }], limit: 1,
+      filters: [{ field: 'modality', operator: 'equal', values: [modality] }], sorts: [{ field: 'examTime', direction: 'desc' }], limit: 40,
     });
-    const exam = page1.items[0]!;
-    expect(exam.hasImage, modality).toBe(true);
+    // The newest done exam: registry lines booked for later today have no images yet (issue 10).
+    const exam = page1.items.find((e) => e.hasImage);
+    expect(exam, modality).toBeDefined();
+    if (!exam) continue;
     await page.goto(`/viewer/${exam.id}`);
     const viewport = page.getByTestId('viewer-viewport');
     await expect(viewport, modality).toHaveAttribute('data-rendered', 'true', { timeout: 30_000 });

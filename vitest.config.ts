@@ -9,7 +9,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node' } },
       { extends: true, test: { name: 'model', include: ['tests/model/**/*.test.ts'], environment: 'node', testTimeout: 120_000, hookTimeout: 120_000 } },
-      { extends: true, test: { name: 'api', include: ['tests/api/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 120_000 } },
+      { extends: true, test: { name: 'api', include: ['tests/api/**/*.test.ts'], environment: 'node', isolate: false, testTimeout: 60_000, hookTimeout: 120_000 } },
     ],
   },
 });

@@ -8,78 +8,19 @@
  * the called patient is passed and returned to the end of the queue through the API, so a few patients serve all runs.
  * Target on loopback: p95 ≤ 300 ms. BENCH_CLIENT_DIR uses an existing build instead of building into a temporary folder.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
-import path from 'node:path';
-import { chromium, type Page } from '@playwright/test';
+import { cpus } from 'node:os';
+import type { Page } from '@playwright/test';
 import { DEMO_PASSWORD } from '../server/seed/demo';
+import { clientDir, launchChromium, percentile, runBench, signIn, startServer, withinSeconds } from './support/browserBench';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 100);
 const WARMUP = 3;
 const HOSPITAL = 1;
 
-const children = new Set<ChildProcess>();
-const cleanup: (() => void)[] = [];
-process.on('exit', () => {
-  for (const child of children) if (child.pid) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
-  for (const fn of cleanup) fn();
-});
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
-function clientDir(): string {
-  if (process.env.BENCH_CLIENT_DIR) return path.resolve(process.env.BENCH_CLIENT_DIR);
-  const out = mkdtempSync(path.join(tmpdir(), 'bench-calling-ui-client-'));
-  cleanup.push(() => rmSync(out, { recursive: true, force: true }));
-  const build = spawnSync('npx', ['vite', 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'error'], { cwd: ROOT, stdio: 'inherit' });
-  if (build.status !== 0 || !existsSync(path.join(out, 'index.html'))) throw new Error('vite build failed');
-  return out;
-}
-
-async function startServer(client: string): Promise<string> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-calling-ui-data-'));
-  cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    detached: true,
-    stdio: 'ignore',
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, CLIENT_DIR: client, SCRYPT_COST: '1024', LOG: '0', DATABASE_URL: '' },
-  });
-  children.add(child);
-  child.unref();
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(`${base}/api/v1/domain`)).ok) return base;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('server did not start');
-}
 
 // ---- The calling API as the bench uses it (one place; the client's own calls are src/features/calling/api.ts). ----
 interface QueueType { id: number; prefix: string; modality: string | null; room: string | null }
-interface Entry { id: number; queueTypeId: number; queueNo: string; status: string }
+interface Entry { id: number; queueTypeId: number; queueNo: string; status: string; position: number }
 
 function api(base: string, token: string) {
   return async <T>(method: string, route: string, body?: unknown): Promise<T> => {
@@ -108,27 +49,36 @@ async function prepare(base: string) {
   for (const line of arrived.items) await call('POST', 'queue-exams/check-in', { examId: line.examId, queueTypeId: type.id }).catch(() => undefined);
   const { token } = await call<{ token: string }>('POST', `buckets/${HOSPITAL}/screen-tokens`, { name: 'bench TV' });
   const board = async () => (await call<{ entries: Entry[] }>('GET', `buckets/${HOSPITAL}/queue-exams`)).entries.filter((e) => e.queueTypeId === type.id);
-  /** The called patient goes to the missed area and back to the end of the queue: the next N calls someone else. */
-  const recycle = async () => {
+  /**
+   * The called patient goes to the missed area and back to the end of the queue, so the next N calls someone else;
+   * resolves with the number that call will show (the first waiting by position).
+   */
+  const recycle = async (): Promise<string> => {
     const entries = await board();
     const called = entries.find((e) => e.status === 'called');
-    if (!called) return;
-    await call('POST', `queue-exams/${called.id}/action`, { action: 'pass' });
-    const waiting = entries.filter((e) => e.status === 'waiting').length;
-    await call('POST', `queue-exams/${called.id}/action`, { action: 'back', position: waiting + 1 });
+    if (called) {
+      await call('POST', `queue-exams/${called.id}/action`, { action: 'pass' });
+      const waiting = entries.filter((e) => e.status === 'waiting').length;
+      await call('POST', `queue-exams/${called.id}/action`, { action: 'back', position: waiting + 1 });
+    }
+    const next = (await board()).filter((e) => e.status === 'waiting').sort((a, b) => a.position - b.position)[0];
+    if (!next) throw new Error('nobody waiting');
+    return next.queueNo;
   };
   if ((await board()).filter((e) => e.status === 'waiting').length < 2) throw new Error('fewer than two patients in the queue');
   return { type, token, recycle };
 }
 
-/** Arms the screen: resolves with the wall-clock time the queue's number first reads other than `before`, painted. */
-function armScreen(screen: Page, queueId: number, before: string): Promise<number> {
+/**
+ * Arms the screen: resolves with the wall-clock time `expected` is first painted as the queue's number. Waiting for
+ * the one number (not "any change") keeps the recycle's own events (the pass, the return) out of the measure.
+ */
+function armScreen(screen: Page, queueId: number, expected: string): Promise<number> {
   return screen.evaluate(`new Promise((resolve) => {
     const read = () => document.querySelector('[data-testid=screen-queue][data-queue="${queueId}"] [data-testid=screen-number]')?.textContent ?? '';
     const done = () => requestAnimationFrame(() => resolve(performance.timeOrigin + performance.now()));
-    if (read() !== ${JSON.stringify(before)}) return done();
     const observer = new MutationObserver(() => {
-      if (read() !== ${JSON.stringify(before)}) { observer.disconnect(); done(); }
+      if (read().includes(${JSON.stringify(expected)})) { observer.disconnect(); done(); }
     });
     observer.observe(document.body, { subtree: true, childList: true, characterData: true });
   })`) as Promise<number>;
@@ -136,12 +86,9 @@ function armScreen(screen: Page, queueId: number, before: string): Promise<numbe
 
 async function main() {
   console.log(`call queue UI benchmark — ${cpus().length} cores, Chromium /usr/bin/chromium, ${RUNS} calls after ${WARMUP} warm-up`);
-  const base = await startServer(clientDir());
+  const base = await startServer('calling-ui', clientDir('calling-ui'));
   const { type, token, recycle } = await prepare(base);
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  const browser = await launchChromium();
   try {
     const screenContext = await browser.newContext({ viewport: { width: 1600, height: 900 }, baseURL: base });
     // The screen's speech goes nowhere: the bench measures the paint.
@@ -153,11 +100,7 @@ async function main() {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: base });
     await context.addInitScript(() => localStorage.setItem('language', 'en'));
     const page = await context.newPage();
-    await page.goto('/login');
-    await page.locator('input[name=username]').fill('registrar');
-    await page.locator('input[name=password]').fill(DEMO_PASSWORD);
-    await page.locator('form button[type=submit]').click();
-    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    await signIn(page, 'registrar');
     await page.goto('/calling');
     const columns = page.locator('[data-testid=calling-queue]');
     await columns.first().waitFor();
@@ -168,14 +111,17 @@ async function main() {
 
     const samples: number[] = [];
     for (let run = 0; run < WARMUP + RUNS; run++) {
-      await recycle();
+      const expected = await recycle();
       await nextButton.waitFor();
       await page.waitForFunction((id) => !document.querySelector(`[data-testid=calling-queue][data-queue="${id}"] [data-testid=calling-next]`)?.hasAttribute('disabled'), type.id);
-      const before = (await screen.locator(`[data-testid=screen-queue][data-queue="${type.id}"] [data-testid=screen-number]`).textContent().catch(() => '')) ?? '';
-      const painted = armScreen(screen, type.id, before);
+      // The screen must not show the expected number already (it would be the recycle's doing, not the call's).
+      await screen.waitForFunction(([id, no]) => !(document.querySelector(`[data-testid=screen-queue][data-queue="${id}"] [data-testid=screen-number]`)?.textContent ?? '').includes(no), [type.id, expected] as const);
+      const painted = armScreen(screen, type.id, expected);
+      // A failure before the await below closes the browser: keep that failure, not the armed promise's, in the report.
+      painted.catch(() => undefined);
       await page.evaluate(`(() => { window.__benchStart = null; window.addEventListener('keydown', (e) => { if (e.key === 'n') window.__benchStart = performance.timeOrigin + performance.now(); }, { capture: true, once: true }); })()`);
       await page.keyboard.press('n');
-      const end = await painted;
+      const end = await withinSeconds(painted, 10, () => `run ${run}: ${expected} never painted on the screen`);
       const start = (await page.evaluate('window.__benchStart')) as number | null;
       if (start === null) throw new Error(`run ${run}: the key press was not seen`);
       if (run >= WARMUP) samples.push(end - start);
@@ -191,16 +137,5 @@ async function main() {
   }
 }
 
-function stopServers() {
-  for (const child of children) if (child.pid) try { process.kill(-child.pid, 'SIGTERM'); } catch { /* gone */ }
-  children.clear();
-}
-
-main().then(
-  () => stopServers(),
-  (error: unknown) => {
-    console.error(error);
-    stopServers();
-    process.exitCode = 1;
-  },
-);
+// No process.exit(): it can cut the table off a piped stdout before it is written.
+runBench(main);

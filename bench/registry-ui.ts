@@ -7,73 +7,13 @@
  * BENCH_RUNS (default 20) registrations after 2 warm-up ones; p50 / p95 / max in milliseconds.
  * BENCH_CLIENT_DIR uses an existing build instead of building into a temporary folder.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
-import path from 'node:path';
-import { chromium, type Locator, type Page } from '@playwright/test';
-import { DEMO_PASSWORD } from '../server/seed/demo';
+import { cpus } from 'node:os';
+import type { Locator, Page } from '@playwright/test';
+import { clientDir, launchChromium, percentile, printSummaries, runBench, signIn, startServer, summary, withinSeconds } from './support/browserBench';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const WARMUP = 2;
 
-const children = new Set<ChildProcess>();
-const cleanup: (() => void)[] = [];
-process.on('exit', () => {
-  for (const child of children) if (child.pid) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
-  for (const fn of cleanup) fn();
-});
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
-function clientDir(): string {
-  if (process.env.BENCH_CLIENT_DIR) return path.resolve(process.env.BENCH_CLIENT_DIR);
-  const out = mkdtempSync(path.join(tmpdir(), 'bench-registry-ui-client-'));
-  cleanup.push(() => rmSync(out, { recursive: true, force: true }));
-  const build = spawnSync('npx', ['vite', 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'error'], { cwd: ROOT, stdio: 'inherit' });
-  if (build.status !== 0 || !existsSync(path.join(out, 'index.html'))) throw new Error('vite build failed');
-  return out;
-}
-
-async function startServer(client: string): Promise<{ base: string }> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-registry-ui-data-'));
-  cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    detached: true,
-    stdio: 'ignore',
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, CLIENT_DIR: client, SCRYPT_COST: '1024', LOG: '0', DATABASE_URL: '' },
-  });
-  children.add(child);
-  child.unref();
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(`${base}/api/v1/domain`)).ok) return { base };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('server did not start');
-}
 
 /** Tab until `target` has the focus (the keyboard's way there), failing after a form's worth of stops. */
 async function tabTo(page: Page, target: Locator): Promise<void> {
@@ -101,31 +41,15 @@ function enterToRow(page: Page, name: string): Promise<number> {
   })`) as Promise<number>;
 }
 
-function withinSeconds<T>(promise: Promise<T>, seconds: number, what: () => string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(what())), seconds * 1000);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
 async function main() {
   console.log(`registry desk UI benchmark — ${cpus().length} cores, Chromium /usr/bin/chromium, ${RUNS} runs after ${WARMUP} warm-up`);
-  const client = clientDir();
-  const { base } = await startServer(client);
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  const base = await startServer('registry-ui', clientDir('registry-ui'));
+  const browser = await launchChromium();
   try {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: base });
     await context.addInitScript(() => localStorage.setItem('language', 'en'));
     const page = await context.newPage();
-    await page.goto('/login');
-    await page.locator('input[name=username]').fill('registrar');
-    await page.locator('input[name=password]').fill(DEMO_PASSWORD);
-    await page.locator('form button[type=submit]').click();
-    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    await signIn(page, 'registrar');
     if (!new URL(page.url()).pathname.startsWith('/registry')) await page.goto('/registry');
     const form = page.getByTestId('registry-form');
     await withinSeconds(form.waitFor(), 30, () => `no registry form at ${page.url()}`);
@@ -171,12 +95,7 @@ async function main() {
     }
 
     const sorted = [...samples].sort((a, b) => a - b);
-    const head = ['path', 'runs', 'p50 ms', 'p95 ms', 'max ms'];
-    const row = ['Enter → saved row in the list', String(samples.length), percentile(sorted, 50).toFixed(0), percentile(sorted, 95).toFixed(0), sorted.at(-1)!.toFixed(0)];
-    const widths = head.map((h, i) => Math.max(h.length, row[i]!.length));
-    console.log(`\n${head.map((h, i) => (i === 0 ? h.padEnd(widths[i]!) : h.padStart(widths[i]!))).join('  ')}`);
-    console.log(widths.map((w) => '─'.repeat(w)).join('  '));
-    console.log(row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '));
+    printSummaries([summary('Enter → saved row in the list', samples)]);
     console.log(`target: p95 ≤ 150 ms${percentile(sorted, 95) > 150 ? ' (over)' : ''}`);
     for (const [what, values] of Object.entries(parts)) {
       const s = [...values].sort((a, b) => a - b);
@@ -187,17 +106,5 @@ async function main() {
   }
 }
 
-function stopServers() {
-  for (const child of children) if (child.pid) try { process.kill(-child.pid, 'SIGTERM'); } catch { /* gone */ }
-  children.clear();
-}
-
 // No process.exit(): it can cut the table off a piped stdout before it is written.
-main().then(
-  () => stopServers(),
-  (error: unknown) => {
-    console.error(error);
-    stopServers();
-    process.exitCode = 1;
-  },
-);
+runBench(main);

@@ -43,6 +43,33 @@ export const suggestionsQuery = z.object({
 
 export const accountStatusInput = z.object({ status: z.union([z.literal(0), z.literal(1)]) });
 
+/**
+ * POST accounts/query-in-realm (areas §7): the accounts of the groups the caller administers, found by username or
+ * name; newest sign-in first is not the point here — username order, so a list reads like a directory.
+ */
+export const realmQueryInput = z.object({
+  query: z.string().trim().max(64).default(''),
+  skip: z.number().int().min(0).max(1_000_000).default(0),
+  limit: z.number().int().min(1).max(100).default(50),
+});
+export type RealmQueryInput = z.input<typeof realmQueryInput>;
+
+export interface RealmAccount {
+  id: number;
+  username: string;
+  name: string;
+  techTitle: string | null;
+  /** 0 normal, 1 disabled. */
+  status: number;
+  lastLoginAt: string | null;
+  /** Where the last sign-in came from (the client address the server saw). */
+  lastLoginIp: string | null;
+  /** The caller's groups the account belongs to. */
+  groupIds: number[];
+}
+
+export interface RealmPage { items: RealmAccount[]; total: number }
+
 /** POST accounts/{id}/password/reset: a group administrator sets a new password for a member who forgot theirs. */
 export const resetPasswordInput = z.object({ newPassword: anyPassword });
 

@@ -63,6 +63,48 @@ export const ERROR_STATUS = {
   UnknownQueueNumber: 400,
   /** Text-to-speech: no engine on this server, or no voice for the language (details.reason); the screen shows the call only. */
   TtsUnavailable: 503,
+  /** Organisations (areas §5): a code of 4 to 35 letters and digits only. */
+  OrganizationCodeInvalid: 400,
+  /** Organisations: the code is used by another organisation (any case). */
+  OrganizationCodeTaken: 409,
+  /** Organisations: the code was bound and cannot change any more. */
+  OrganizationCodeBound: 409,
+  /** Organisations: the account is a member already. */
+  MemberExists: 409,
+  /** Organisations: only members of the organisation's group can be added to it. */
+  NotGroupMember: 400,
+  /** Organisations: the last organisation admin can be removed or demoted only by a group admin. */
+  LastOrganizationAdmin: 409,
+  /** Roles: an action that is not in the catalogue (details.actions). */
+  UnknownAction: 400,
+  /** Report extension packages: the name is used already in the organisation (any case). */
+  DuplicatePackageName: 409,
+  /** Procedures: the code is used already in the organisation. */
+  DuplicateCode: 409,
+  /** An id in the body that is not one of the organisation's (details.field). */
+  UnknownReference: 400,
+  /** A re-sort whose ids are not exactly the list's ids, each once. */
+  InvalidOrder: 400,
+  /** A procedure or step still used by steps or exams (details.usedBy). */
+  InUse: 409,
+  /** Groups (areas §5): the group name is taken. */
+  GroupNameTaken: 409,
+  /** Groups (areas §5): an account that belongs to a group cannot create another one. */
+  AlreadyInGroup: 409,
+  /** Groups: a group whose organisations still hold exams cannot be deleted. */
+  GroupNotEmpty: 409,
+  /** Groups: no account has this username (invite). */
+  UnknownAccount: 400,
+  /** Groups: the group's last admin cannot leave, be removed or be demoted. */
+  LastGroupAdmin: 409,
+  /** Organisations: an organisation that holds exams (or other records) cannot be deleted. */
+  BucketHasExams: 409,
+  /** Groups: an organisation named in the input is not one of this group's. */
+  BucketNotInGroup: 400,
+  /** Groups: an account named in the input is not a member of the organisation. */
+  NotBucketMember: 400,
+  /** Groups (areas §5): at most 2 accounts are notified per organisation and type. */
+  NotificationLimit: 400,
   OperationFailed: 500,
   UnknownError: 500,
 } as const;

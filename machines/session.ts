@@ -57,6 +57,7 @@ export type SessionEvent =
   // Answers of the environment to the requests the machine made (requestLogin, requestSession, requestLogout).
   | { type: 'LOGIN_SUCCEEDED'; result: LoginResult }
   | { type: 'LOGIN_FAILED'; error: SessionError }
+  | { type: 'REFRESH' }
   | { type: 'SESSION_LOADED'; data: SessionData }
   | { type: 'SESSION_LOAD_FAILED'; error: SessionError }
   | { type: 'LOGGED_OUT' };
@@ -174,7 +175,26 @@ export const sessionMachine = setup({
           },
         },
         ready: {
-          on: { PROFILE_UPDATED: { actions: 'rememberProfile' } },
+          on: {
+            PROFILE_UPDATED: { actions: 'rememberProfile' },
+            REFRESH: 'refreshing',
+          },
+        },
+        /**
+         * The session asked again while the page stays (the window came back into focus, a minute passed, an admin
+         * changed rights): permissions and group flags follow a change made elsewhere (areas §6 "access that follows at
+         * once"). Screens treat it as ready. A failed refresh keeps what is known; a 401 ends the session.
+         */
+        refreshing: {
+          entry: 'requestSession',
+          on: {
+            PROFILE_UPDATED: { actions: 'rememberProfile' },
+            SESSION_LOADED: { target: 'ready', actions: 'rememberSession' },
+            SESSION_LOAD_FAILED: [
+              { guard: 'isSessionEndingError', target: '#session.signedOut', actions: ['clearSession', 'forgetToken'] },
+              { target: 'ready' },
+            ],
+          },
         },
         failed: {
           on: { RETRY: 'loading' },

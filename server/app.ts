@@ -3,6 +3,7 @@ import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { accountRoutes } from './accounts/routes';
+import { realmRoutes } from './accounts/realm';
 import { callingRoutes } from './calling/routes';
 import { consultationRoutes } from './consultations/routes';
 import { authPlugin } from './auth/plugin';
@@ -13,6 +14,7 @@ import { examRoutes } from './exams/routes';
 import { groupRoutes } from './groups/routes';
 import { installErrorHandler } from './http/errors';
 import { imageRoutes } from './images/routes';
+import { organizationRoutes } from './organizations/routes';
 import { packageRoutes } from './packages/routes';
 import { registryRoutes } from './registry/routes';
 import { reportRoutes } from './reports/routes';
@@ -22,7 +24,7 @@ import { uploadRoutes } from './uploads/routes';
 import { viewerRoutes } from './viewer/routes';
 
 /** One plugin per area under /api/v1; later areas add their own line here. */
-const AREAS = [domainRoutes, accountRoutes, groupRoutes, fileRoutes, uploadRoutes, viewerRoutes, imageRoutes, packageRoutes, shareRoutes, reportRoutes, examRoutes, consultationRoutes, registryRoutes, callingRoutes];
+const AREAS = [domainRoutes, accountRoutes, realmRoutes, groupRoutes, fileRoutes, uploadRoutes, viewerRoutes, imageRoutes, packageRoutes, shareRoutes, reportRoutes, examRoutes, consultationRoutes, registryRoutes, callingRoutes, organizationRoutes];
 
 export async function buildApp(deps: Deps, opts: { logger?: boolean; serveClient?: boolean; trustProxy?: TrustProxy } = {}): Promise<FastifyInstance> {
   const app = Fastify({

@@ -3,8 +3,9 @@ import type { Action } from '../../contract/actions';
 import type { Language } from '../../contract/constants';
 import { assertCan, assertMember, type Access } from '../access/access';
 import type { Db } from '../db/client';
-import { buckets, callingSettings, groups } from '../db/schema';
+import { buckets, callingSettings, groups, queueTypes } from '../db/schema';
 import { ApiError } from '../http/errors';
+import type { OrderedList } from '../http/order';
 
 /** Who may work an organisation's call queue: a member (404 otherwise), of a group with enableCalling (403), with the action (403). */
 export type CallingRight = Extract<Action, 'calling_manage_queue' | 'calling_call'>;
@@ -39,3 +40,6 @@ export async function callingDesk(db: Db, access: Access, bucketId: number, acti
   else if (rights.length === 0) throw new ApiError('Forbidden');
   return { bucketId, bucketName: settings.bucketName, timeZone: settings.timeZone, privacy: settings.privacy, language: settings.language, rights };
 }
+
+/** Queue types are ordered per organisation (sortOrder, then id); re-sorted by the shared rule. */
+export const QUEUE_TYPE_ORDER: OrderedList = { table: queueTypes, id: queueTypes.id, bucketId: queueTypes.bucketId, sortOrder: queueTypes.sortOrder };

@@ -93,7 +93,7 @@ export async function enqueueArrived(tx: Db, exam: { id: number }, opts: { now?:
   const family = QUEUE_MODALITY_FAMILIES[modality] ?? [modality];
   const [type] = await tx.select().from(queueTypes)
     .where(and(eq(queueTypes.bucketId, row.exam.bucketId), inArray(queueTypes.modality, [...family])))
-    .orderBy(sql`case when ${queueTypes.modality} = ${modality} then 0 else 1 end`, asc(queueTypes.id)).limit(1);
+    .orderBy(sql`case when ${queueTypes.modality} = ${modality} then 0 else 1 end`, asc(queueTypes.sortOrder), asc(queueTypes.id)).limit(1);
   if (!type) return null;
   const now = opts.now ?? new Date();
   const day = today(now, row.timeZone);

@@ -44,7 +44,7 @@ export async function entryById(db: Db, id: number): Promise<QueueEntry | null> 
 }
 
 export async function loadBoard(db: Db, desk: CallingDesk, now: Date): Promise<QueueBoard> {
-  const types = await db.select().from(queueTypes).where(eq(queueTypes.bucketId, desk.bucketId)).orderBy(asc(queueTypes.prefix), asc(queueTypes.id));
+  const types = await db.select().from(queueTypes).where(eq(queueTypes.bucketId, desk.bucketId)).orderBy(asc(queueTypes.sortOrder), asc(queueTypes.id));
   const rows = await selectEntries(db).where(and(eq(queueEntries.bucketId, desk.bucketId), eq(queueEntries.day, today(now, desk.timeZone)),
     inArray(queueEntries.status, ['waiting', 'called', 'passed']))).orderBy(asc(queueEntries.position), asc(queueEntries.id));
   return { privacy: desk.privacy, language: desk.language, queueTypes: types.map(presentType), entries: rows.map(presentEntry) };
@@ -54,7 +54,7 @@ export async function loadBoard(db: Db, desk: CallingDesk, now: Date): Promise<Q
 export async function screenState(db: Db, bucketId: number, now: Date): Promise<ScreenState | null> {
   const settings = await settingsOf(db, bucketId);
   if (!settings) return null;
-  const types = await db.select().from(queueTypes).where(eq(queueTypes.bucketId, bucketId)).orderBy(asc(queueTypes.prefix), asc(queueTypes.id));
+  const types = await db.select().from(queueTypes).where(eq(queueTypes.bucketId, bucketId)).orderBy(asc(queueTypes.sortOrder), asc(queueTypes.id));
   const rows = await selectEntries(db).where(and(eq(queueEntries.bucketId, bucketId), eq(queueEntries.day, today(now, settings.timeZone)),
     inArray(queueEntries.status, ['waiting', 'called']))).orderBy(asc(queueEntries.position), asc(queueEntries.id));
   return {

@@ -6,6 +6,7 @@ import {
   type CheckInCandidate, type QueueEntry,
 } from '../../contract/calling';
 import { idParam, pageQuerySchema } from '../../contract/common';
+import { resortIdsInput } from '../../contract/organizations';
 import { instantOf } from '../../contract/days';
 import { authOf } from '../auth/plugin';
 import { recordAudit } from '../audit/record';
@@ -13,7 +14,8 @@ import { callingSettings, exams, queueEntries, queueTypes } from '../db/schema';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { parse } from '../http/validate';
-import { callingDesk } from './access';
+import { nextSortOrder, resortList } from '../http/order';
+import { callingDesk, QUEUE_TYPE_ORDER } from './access';
 import { act, callNext, resort } from './actions';
 import { checkIn } from './checkIn';
 import { queryEntries } from './query';
@@ -37,14 +39,18 @@ export async function callingRoutes(app: FastifyInstance, { deps }: { deps: Deps
   // Queue types.
   app.get('/buckets/:id/queue-types', async (req) => {
     const desk = await callingDesk(db, await access(req), parse(bucketParam, req.params).id);
-    return (await db.select().from(queueTypes).where(eq(queueTypes.bucketId, desk.bucketId)).orderBy(asc(queueTypes.prefix), asc(queueTypes.id))).map(presentType);
+    return (await db.select().from(queueTypes).where(eq(queueTypes.bucketId, desk.bucketId)).orderBy(asc(queueTypes.sortOrder), asc(queueTypes.id))).map(presentType);
   });
   app.post('/buckets/:id/queue-types', async (req) => {
     const a = await access(req);
     const desk = await callingDesk(db, a, parse(bucketParam, req.params).id, 'calling_manage_queue');
     const input = parse(queueTypeInput, req.body);
-    const [row] = await db.insert(queueTypes).values({ bucketId: desk.bucketId, ...input }).returning();
-    await recordAudit(db, { at: deps.clock.now(), actorId: a.accountId, bucketId: desk.bucketId, area: 'calling', action: 'queue-type-create', objectType: 'queue-type', objectId: row!.id, after: input });
+    // New queues go last (areas §2: queue types are ordered).
+    const row = await db.transaction(async (tx) => {
+      const [created] = await tx.insert(queueTypes).values({ bucketId: desk.bucketId, ...input, sortOrder: await nextSortOrder(tx, QUEUE_TYPE_ORDER, desk.bucketId) }).returning();
+      await recordAudit(tx, { at: deps.clock.now(), actorId: a.accountId, bucketId: desk.bucketId, area: 'calling', action: 'queue-type-create', objectType: 'queue-type', objectId: created!.id, after: input });
+      return created;
+    });
     await hub.publish(desk.bucketId);
     return presentType(row!);
   });
@@ -58,6 +64,19 @@ export async function callingRoutes(app: FastifyInstance, { deps }: { deps: Deps
     await recordAudit(db, { at: deps.clock.now(), actorId: a.accountId, bucketId: desk.bucketId, area: 'calling', action: 'queue-type-update', objectType: 'queue-type', objectId: typeId, after: input });
     await hub.publish(desk.bucketId);
     return presentType(row);
+  });
+  // The complete list of the organisation's queue type ids in their new order (the one re-sort rule: ../organizations/order.ts).
+  app.post('/buckets/:id/queue-types/resort', async (req) => {
+    const a = await access(req);
+    const desk = await callingDesk(db, a, parse(bucketParam, req.params).id, 'calling_manage_queue');
+    const { ids } = parse(resortIdsInput, req.body);
+    const rows = await db.transaction(async (tx) => {
+      await resortList(tx, QUEUE_TYPE_ORDER, desk.bucketId, ids);
+      await recordAudit(tx, { at: deps.clock.now(), actorId: a.accountId, bucketId: desk.bucketId, area: 'calling', action: 'queue-type-resort', objectType: 'bucket', objectId: desk.bucketId, after: { queueTypeIds: ids } });
+      return tx.select().from(queueTypes).where(eq(queueTypes.bucketId, desk.bucketId)).orderBy(asc(queueTypes.sortOrder), asc(queueTypes.id));
+    });
+    await hub.publish(desk.bucketId);
+    return rows.map(presentType);
   });
   app.delete('/buckets/:id/queue-types/:typeId', async (req) => {
     const { id, typeId } = parse(typeParams, req.params);

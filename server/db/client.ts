@@ -27,7 +27,7 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
  * `dataDir` is null), and applies the migrations. PGlite's extension must be loaded at creation,
  * which drizzle-kit's CLI cannot do, so migrations always run from here.
  */
-export async function openDatabase(opts: { databaseUrl: string | null; dataDir: string | null }): Promise<Database> {
+export async function openDatabase(opts: { databaseUrl: string | null; dataDir: string | null; pgliteSnapshot?: Blob }): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 20 });
     // An idle connection the server ends (a restart, a failover, a dropped database) is an 'error' on the pool; without
@@ -47,8 +47,18 @@ export async function openDatabase(opts: { databaseUrl: string | null; dataDir: 
       },
     };
   }
-  const client = new PGlite(opts.dataDir ? path.join(opts.dataDir, 'pglite') : 'memory://', { extensions: { pg_trgm } });
+  // A snapshot (tests: a migrated database dumped once) starts from its files; the migrations below then find
+  // nothing to do. Creating and migrating a fresh PGlite costs seconds; loading a snapshot about one.
+  const client = new PGlite(opts.dataDir ? path.join(opts.dataDir, 'pglite') : 'memory://', { extensions: { pg_trgm }, loadDataDir: opts.pgliteSnapshot });
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+}
+
+/** Writes an open PGlite database's files as an uncompressed tarball (see `pgliteSnapshot`). */
+export async function dumpPglite(database: Database): Promise<Blob> {
+  if (database.kind !== 'pglite') throw new Error('only an embedded database can be dumped');
+  // drizzle's PGlite database keeps its client here; the common Db type does not name it.
+  const client = (database.db as unknown as { $client: PGlite }).$client;
+  return client.dumpDataDir('none');
 }

@@ -5,6 +5,7 @@ import type { Db } from '../db/client';
 import { exams } from '../db/schema';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
+import { assigneeForNewExam } from './assign';
 
 /**
  * Making exams: the study upload's init today, the registry's registration next. Exam creation lives with the exams,
@@ -33,8 +34,11 @@ export async function findOrCreateExam(deps: Deps, bucketId: number, input: Stud
       .orderBy(exams.id).limit(1);
     if (found) return { exam: found, created: false };
     const now = deps.clock.now();
+    // The group's assign rules give a new exam its reporter (server/groups/assign.ts).
+    const assigneeId = await assigneeForNewExam(tx, bucketId, input.modality);
     const [exam] = await tx.insert(exams).values({
       bucketId,
+      assigneeId,
       storeUid: input.studyInstanceUid,
       patientName: input.patientName,
       patientId: input.patientId,

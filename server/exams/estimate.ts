@@ -12,7 +12,8 @@ export async function estimatedRows(db: Db, query: SQL | { getSQL(): SQL }): Pro
 
 const TTL_MS = 10_000;
 const MAX_ENTRIES = 500;
-const cache = new Map<string, { rows: number; until: number }>();
+/** One cache per database: a process may hold several (the test suite's servers, a bench comparing two). */
+const caches = new WeakMap<Db, Map<string, { rows: number; until: number }>>();
 
 /**
  * Estimates of the same query (one user scrolling a list, every workstation polling the same view) for ten
@@ -23,6 +24,8 @@ const cache = new Map<string, { rows: number; until: number }>();
 export async function cachedEstimate(db: Db, query: { toSQL(): { sql: string; params: unknown[] }; getSQL(): SQL }, now = Date.now()): Promise<number> {
   const { sql: text, params } = query.toSQL();
   const key = `${text}\u0000${JSON.stringify(params)}`;
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
   const hit = cache.get(key);
   if (hit && hit.until > now) return hit.rows;
   const rows = await estimatedRows(db, query);

@@ -1,19 +1,20 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Group } from '../../contract/domain';
-import { authOf } from '../auth/plugin';
-import { groupMembers, groups } from '../db/schema';
 import type { Deps } from '../deps';
+import { groupCoreRoutes } from './group';
+import { memberRoutes } from './members';
+import { organizationRoutes } from './organizations';
+import { ruleRoutes } from './rules';
+import { settingsRoutes } from './settings';
 
+/**
+ * Groups (areas §3 Group, §5, §6, §7 "Groups"): the group and its flags (group.ts), members (members.ts), organisations
+ * (organizations.ts), assign rules (rules.ts, applied by assign.ts) and the lists its settings name (settings.ts).
+ * Permissions are access.ts's: 404 outside the group, 403 for a member where its admin is needed.
+ */
 export async function groupRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
-  app.get('/groups/mine', async (req): Promise<Group[]> => {
-    const { account } = authOf(req);
-    const rows = await deps.db.select({ g: groups, accessLevel: groupMembers.accessLevel })
-      .from(groupMembers).innerJoin(groups, eq(groups.id, groupMembers.groupId))
-      .where(eq(groupMembers.accountId, account.id)).orderBy(groups.id);
-    return rows.map(({ g, accessLevel }) => {
-      const { name: _name, created: _created, ...rest } = g;
-      return { ...rest, accessLevel: accessLevel === 1 ? 1 : 0 };
-    });
-  });
+  await groupCoreRoutes(app, deps);
+  await memberRoutes(app, deps);
+  await organizationRoutes(app, deps);
+  await ruleRoutes(app, deps);
+  await settingsRoutes(app, deps);
 }

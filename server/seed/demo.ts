@@ -10,6 +10,7 @@ import { insertExams } from './exams';
 import { seedImages } from './images';
 import type { Storage } from '../storage/types';
 import { rng } from './random';
+import { seedAdmin } from './admin';
 import { seedCalling } from './calling';
 import { seedRegistry } from './registry';
 import { seedTemplates } from './templates';
@@ -30,6 +31,8 @@ export const DEMO_ACCOUNTS = [
   { username: 'registrar', name: '赵丽', title: '登记员' },
   { username: 'tech', name: '陈强', title: '技师' },
   { username: 'expert', name: '刘志远', title: '教授' },
+  // The hospital's own administrator: organisation admin there, a plain member of the group (areas §6).
+  { username: 'orgadmin', name: '何静', title: '科室管理员' },
 ] as const;
 export type DemoUsername = (typeof DEMO_ACCOUNTS)[number]['username'];
 
@@ -91,6 +94,7 @@ export async function seedDemo(db: Db, opts: DemoOptions): Promise<DemoIds> {
     await tx.insert(t.bucketMembers).values([
       { bucketId: hospital!.id, accountId: acc.admin, accessLevel: 'admin' },
       { bucketId: centre!.id, accountId: acc.admin, accessLevel: 'admin' },
+      { bucketId: hospital!.id, accountId: acc.orgadmin, accessLevel: 'admin' },
       ...(['rad1', 'rad2', 'chief', 'registrar', 'tech'] as const).map((u) => ({ bucketId: hospital!.id, accountId: acc[u], accessLevel: 'member' })),
       { bucketId: centre!.id, accountId: acc.expert, accessLevel: 'member' },
     ]);
@@ -114,7 +118,8 @@ export async function seedDemo(db: Db, opts: DemoOptions): Promise<DemoIds> {
       ]));
       await tx.insert(t.procedures).values(Object.entries(BODY_PARTS).flatMap(([modality, parts]) =>
         parts.map((part, i) => ({ bucketId: bucket.id, code: `${modality}${String(i + 1).padStart(3, '0')}`, name: `${modality} ${part}`,
-          enDescription: `${modality} ${part}`, modality, price: modality === 'CT' ? 280 : modality === 'MR' ? 560 : modality === 'US' ? 120 : 80 }))));
+          enDescription: `${modality} ${part}`, modality, price: modality === 'CT' ? 280 : modality === 'MR' ? 560 : modality === 'US' ? 120 : 80 })))
+        .map((p, sortOrder) => ({ ...p, sortOrder })));
       await seedTemplates(tx as unknown as Db, bucket.id);
     }
     return { groupId: group!.id, hospitalId: hospital!.id, expertCentreId: centre!.id, accounts: acc };
@@ -140,6 +145,7 @@ export async function seedDemo(db: Db, opts: DemoOptions): Promise<DemoIds> {
   });
   // The call queue: the arrived lines in the queues of their modality.
   await seedCalling(db, { now, bucketId: ids.hospitalId, operatorId: ids.accounts.registrar });
+  await seedAdmin(db, { groupId: ids.groupId, hospitalId: ids.hospitalId, chief: ids.accounts.chief });
   if (opts.storage) {
     const wanted = opts.images ?? Math.min(300, Math.ceil(hospitalExams.length / 6));
     await seedImages({ db, storage: opts.storage, clock: opts.clock }, [

@@ -6,6 +6,7 @@ import { printCommands, reportCommands } from '@/features/report/commands';
 import { publishDetailCommands, publishListCommands } from '@/features/publish/commands';
 import { registryCommands } from '@/features/registry/commands';
 import { callingCommands, screenCommands } from '@/features/calling/commands';
+import { groupCommands, memberListCommands, organizationCommands, organizationListCommands } from '@/features/admin/commands';
 import type { CommandSpec } from '@/lib/commands';
 
 /**
@@ -26,6 +27,10 @@ export const commandCatalog: Record<string, readonly CommandSpec<never>[]> = {
   registry: registryCommands,
   calling: callingCommands,
   callingScreen: screenCommands,
+  adminGroup: groupCommands,
+  adminOrganization: organizationCommands,
+  adminOrganizations: organizationListCommands,
+  adminMembers: memberListCommands,
 };
 
 /** Screen scopes pushed together on one page; their shortcuts must not collide either. */

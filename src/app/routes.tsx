@@ -19,6 +19,10 @@ export interface AppRoute {
   redirect?: string;
 }
 
+// One chunk each for a group's and an organisation's tabs (each tab has its own address).
+const GroupPage = lazyScreen(() => import('@/features/admin/group/GroupPage'));
+const OrganizationPage = lazyScreen(() => import('@/features/admin/organization/OrganizationPage'));
+
 /**
  * The route table (core §2). A feature adds its screen with one line. Only screens that exist are
  * registered: the navbar shows an entry only when its route is here.
@@ -48,6 +52,13 @@ export const routes: AppRoute[] = [
   { path: '/registry/labels', access: 'auth', layout: 'bare', screen: lazyScreen(() => import('@/features/registry/labels/LabelsPage')) },
   { path: '/calling', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/calling/CallingPage')) },
   { path: '/calling/:bucketId/screen-show', access: 'public', layout: 'bare', screen: lazyScreen(() => import('@/features/calling/screen/ScreenShowPage')) },
+  { path: '/accounts', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/admin/AccountsPage')) },
+  { path: '/groups', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/admin/GroupsPage')) },
+  { path: '/groups/create', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/admin/GroupCreatePage')) },
+  { path: '/groups/:groupId', access: 'auth', layout: 'shell', screen: GroupPage },
+  ...['organizations', 'members', 'settings'].map((tab): AppRoute => ({ path: `/groups/:groupId/${tab}`, access: 'auth', layout: 'shell', screen: GroupPage })),
+  { path: '/groups/:groupId/organizations/:organizationId', access: 'auth', layout: 'shell', screen: OrganizationPage },
+  ...['roles', 'settings', 'procedures'].map((tab): AppRoute => ({ path: `/groups/:groupId/organizations/:organizationId/${tab}`, access: 'auth', layout: 'shell', screen: OrganizationPage })),
   { path: '/report-publish', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/publish/PublishListPage')) },
   { path: '/report-publish/detail', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/publish/PublishDetailPage')) },
   { path: '/401', access: 'public', layout: 'auto', screen: lazyScreen(() => import('@/features/errors/UnauthorizedPage')) },

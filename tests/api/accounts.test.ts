@@ -311,7 +311,7 @@ describe('GET accounts/suggestions', () => {
 
     const writers = await suggestIn('chief', `bucketId=${s.ids.hospitalId}&action=report_upsert`);
     const writerNames = writers.body.map((a: { username: string }) => a.username);
-    expect(writerNames).toEqual(['admin', 'chief', manager.username, 'rad1', 'rad2'].sort());
+    expect(writerNames).toEqual(['admin', 'chief', manager.username, 'orgadmin', 'rad1', 'rad2'].sort());
     expect(writerNames).not.toContain(viewerOnly.username);
     expect(writerNames).not.toContain(off.username);
     expect(Object.keys(writers.body[0]).sort()).toEqual(['id', 'name', 'username']);

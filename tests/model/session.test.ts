@@ -125,6 +125,8 @@ function executors(env: Env): Record<string, (step: { event: StepEvent }) => Pro
     RETRY: async () => { env.actor.send({ type: 'RETRY' }); await settle(); },
     LOGOUT: async () => { env.actor.send({ type: 'LOGOUT' }); await settle(); },
     PROFILE_UPDATED: async ({ event }) => { env.actor.send(event as never); await settle(); },
+    // The window comes back into focus (lib/session/instance.ts refreshSession): the session asks again.
+    REFRESH: async () => { env.actor.send({ type: 'REFRESH' }); await settle(); },
     // The server refuses a token: any call the page makes answers 401 and the HTTP client tells the session.
     EXPIRED: async () => {
       void env.http.get('exams/1').catch(() => undefined);
@@ -174,7 +176,7 @@ function checkState(env: Env, model: AnyMachineSnapshot) {
   if (real.matches('signedIn')) {
     expect(stored, 'signed in with the token kept in the browser').toBe(real.context.token?.accessToken);
   }
-  if (real.matches({ signedIn: 'ready' })) {
+  if (real.matches({ signedIn: 'ready' }) || real.matches({ signedIn: 'refreshing' })) {
     expect(real.context.permissions, 'permissions are loaded before guarded pages render').toEqual(permissions);
     expect(real.context.user?.username).toBe('rad1');
   }

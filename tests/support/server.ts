@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../server/app';
 import { createTokens } from '../../server/auth/tokens';
-import { openDatabase, type Database } from '../../server/db/client';
+import type { Database } from '../../server/db/client';
+import { freshDatabase } from './freshDatabase';
 import type { TrustProxy } from '../../server/config';
 import type { Clock } from '../../server/deps';
 import { DEMO_PASSWORD, seedDemo, type DemoIds, type DemoUsername } from '../../server/seed/demo';
@@ -37,31 +37,13 @@ export interface TestServer {
 }
 
 /**
- * Starts the real server on a random port with a fresh database: in-memory PGlite, or a new
+ * Starts the real server on a random port with a fresh database (./freshDatabase): in-memory PGlite, or a new
  * PostgreSQL database when DATABASE_URL is set (dropped again on close). Demo data is seeded
  * with a cheap password hash so each test file starts in about a second.
  */
 export async function startServer(opts: { exams?: number; tokenTtlSeconds?: number; storage?: (clock: TestClock) => Storage; trustProxy?: TrustProxy } = {}): Promise<TestServer> {
   const clock = new TestClock();
-  let dropDb: (() => Promise<void>) | null = null;
-  let databaseUrl: string | null = null;
-  if (process.env.DATABASE_URL) {
-    const name = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDb = async () => {
-      const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    };
-  }
-  const db = await openDatabase({ databaseUrl, dataDir: null });
+  const { database: db, databaseUrl, dispose } = await freshDatabase();
   const scryptCost = 1024;
   const ids = await seedDemo(db.db, { scryptCost, clock, exams: opts.exams ?? 120 });
   // Files go to a fresh temporary folder (removed on close) unless the test brings its own storage.
@@ -101,9 +83,8 @@ export async function startServer(opts: { exams?: number; tokenTtlSeconds?: numb
     },
     async close() {
       await app.close();
-      await db.close();
+      await dispose();
       rmSync(filesDir, { recursive: true, force: true });
-      if (dropDb) await dropDb();
     },
   };
 }

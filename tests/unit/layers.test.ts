@@ -12,7 +12,8 @@ async function problems(filePath: string, code: string): Promise<string[]> {
   return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
 }
 
-describe('import layers', () => {
+// The first lint loads every plugin and the type-aware parser: seconds on a busy 2-core machine, so no 5 s limit.
+describe('import layers', { timeout: 60_000 }, () => {
   it('refuses shared code that imports a feature or the app', async () => {
     expect(await problems('src/lib/probe.ts', "import { PageCache } from '@/features/worklist/pageCache';\nexport const x = PageCache;\n"))
       .toContain('import-x/no-restricted-paths');

@@ -62,6 +62,12 @@ export const groups = pgTable('groups', {
   allowAccountMgmt: boolean('allow_account_mgmt').notNull().default(false),
   /** How the registry's look-up finds earlier records of a person: disabled, shift_on (within a year), shift_off (exact). */
   matchDob: varchar('match_dob', { length: 16 }).notNull().default('shift_off'),
+  logo: varchar('logo', { length: 1024 }),
+  url: varchar('url', { length: 1024 }),
+  allowRegistration: boolean('allow_registration').notNull().default(false),
+  searchInGroup: boolean('search_in_group').notNull().default(false),
+  /** The account that created the group (areas §5: one group per creator). */
+  createdBy: integer('created_by'),
   created: created(),
 }, (t) => [uniqueIndex('groups_name_uq').on(t.name)]);
 
@@ -78,6 +84,10 @@ export const buckets = pgTable('buckets', {
   name: varchar('name', { length: 128 }).notNull(),
   code: varchar('code', { length: 35 }).notNull(),
   isPrivate: boolean('is_private').notNull().default(false),
+  isFocused: boolean('is_focused').notNull().default(false),
+  freeEfilm: boolean('free_efilm').notNull().default(false),
+  /** Once bound (bind-code) the code is fixed (areas §5). */
+  codeBound: boolean('code_bound').notNull().default(false),
   publicUploadToken: varchar('public_upload_token', { length: 64 }),
   /** The organisation's time zone: "today" for the registry's scheduled times. */
   timeZone: varchar('time_zone', { length: 64 }).notNull().default('Asia/Shanghai'),
@@ -113,7 +123,7 @@ export const bodyparts = pgTable('bodyparts', {
   id: serial('id').primaryKey(),
   bucketId: integer('bucket_id').notNull().references(() => buckets.id, { onDelete: 'cascade' }),
   name: varchar('name', { length: 64 }).notNull(),
-});
+}, (t) => [uniqueIndex('bodyparts_bucket_name_uq').on(t.bucketId, sql`lower(${t.name})`)]);
 
 export const doctors = pgTable('doctors', {
   id: serial('id').primaryKey(),
@@ -131,4 +141,6 @@ export const procedures = pgTable('procedures', {
   enDescription: varchar('en_description', { length: 256 }),
   modality: varchar('modality', { length: 8 }).notNull(),
   price: real('price').notNull().default(0),
-});
+  /** Procedures are ordered (areas §7): drag or Alt+↑/↓ in the organisation's procedures screen. */
+  sortOrder: integer('sort_order').notNull().default(0),
+}, (t) => [uniqueIndex('procedures_bucket_code_uq').on(t.bucketId, t.code), index('procedures_bucket_order_idx').on(t.bucketId, t.sortOrder)]);

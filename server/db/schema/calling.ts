@@ -13,6 +13,8 @@ export const queueTypes = pgTable('queue_types', {
   name: varchar('name', { length: 64 }).notNull(),
   modality: varchar('modality', { length: 8 }),
   room: varchar('room', { length: 64 }),
+  /** Queue types are ordered (areas §2 organisation settings): the desk's columns and the screen follow it. */
+  sortOrder: integer('sort_order').notNull().default(0),
   created: created(),
 }, (t) => [index('queue_types_bucket_idx').on(t.bucketId)]);
 

@@ -12,3 +12,4 @@ export * from './audit';
 export * from './consultations';
 export * from './registry';
 export * from './calling';
+export * from './admin';

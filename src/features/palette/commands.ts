@@ -53,6 +53,7 @@ export const globalCommands: readonly Spec[] = [
   goTo('registry', 'commands.goTo.registry', '/registry', 'g r'),
   goTo('consultations', 'commands.goTo.consultations', '/consultations', 'g c'),
   goTo('profile', 'commands.goTo.profile', '/settings/profile', 'g p'),
+  goTo('reportPublish', 'commands.goTo.reportPublish', '/report-publish'),
   {
     id: 'nav.home',
     label: 'commands.goTo.home',

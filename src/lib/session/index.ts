@@ -1,4 +1,4 @@
 export { useSession, useSessionSelector, can, statusOf, type Session, type SessionStatus } from './useSession';
-export { navigate, sessionActor } from './instance';
+export { navigate, refreshSession, sessionActor } from './instance';
 export { registerModuleReset } from './moduleState';
 export { loginUrl } from './controller';

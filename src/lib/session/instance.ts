@@ -28,6 +28,31 @@ export function sessionActor(): SessionActor {
       },
     });
     actor.start();
+    startRefresher();
   }
   return actor;
+}
+
+const REFRESH_EVERY_MS = 60_000;
+const REFRESH_AT_MOST_MS = 10_000;
+let lastRefresh = 0;
+
+/**
+ * Asks the signed-in session again (permissions, groups and their flags) without leaving the page: after an admin's
+ * change (`force`), and on its own when the window comes back into view or a minute passed. The machine ignores it
+ * unless the session is ready.
+ */
+export function refreshSession({ force = false } = {}): void {
+  const now = Date.now();
+  if (!force && now - lastRefresh < REFRESH_AT_MOST_MS) return;
+  lastRefresh = now;
+  sessionActor().send({ type: 'REFRESH' });
+}
+
+function startRefresher() {
+  if (typeof window === 'undefined') return;
+  lastRefresh = Date.now();
+  window.addEventListener('focus', () => refreshSession());
+  document.addEventListener('visibilitychange', () => document.visibilityState === 'visible' && refreshSession());
+  setInterval(() => document.visibilityState === 'visible' && refreshSession(), REFRESH_EVERY_MS);
 }

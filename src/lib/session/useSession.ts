@@ -13,7 +13,7 @@ type Snapshot = ReturnType<ReturnType<typeof sessionActor>['getSnapshot']>;
 
 export function statusOf(snapshot: Snapshot): SessionStatus {
   if (snapshot.matches({ signedIn: 'loading' }) || snapshot.matches('restoring')) return 'loading';
-  if (snapshot.matches({ signedIn: 'ready' })) return 'ready';
+  if (snapshot.matches({ signedIn: 'ready' }) || snapshot.matches({ signedIn: 'refreshing' })) return 'ready';
   if (snapshot.matches({ signedIn: 'failed' })) return 'failed';
   if (snapshot.matches('expired')) return 'expired';
   return snapshot.value as SessionStatus;

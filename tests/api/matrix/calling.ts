@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { dayIn } from '../../../contract/days';
 import * as t from '../../../server/db/schema';
 import { insertExam } from '../../support/reports';
@@ -44,6 +45,11 @@ export const rows: MatrixRow[] = [
   { method: 'POST', route: '/buckets/:id/queue-types', path: (c) => `/buckets/${hospital(c)}/queue-types`, body: () => qt, expect: desk(200) },
   { method: 'PUT', route: '/buckets/:id/queue-types/:typeId', setup: (s) => entry(s), path: (c) => `/buckets/${hospital(c)}/queue-types/${c.fixture.typeId}`, body: () => qt, expect: desk(200) },
   { method: 'DELETE', route: '/buckets/:id/queue-types/:typeId', setup: (s) => entry(s), path: (c) => `/buckets/${hospital(c)}/queue-types/${c.fixture.typeId}`, expect: desk(200) },
+  {
+    method: 'POST', route: '/buckets/:id/queue-types/resort', path: (c) => `/buckets/${hospital(c)}/queue-types/resort`,
+    setup: async (s) => ({ ids: (await s.db.db.select({ id: t.queueTypes.id }).from(t.queueTypes).where(eq(t.queueTypes.bucketId, s.ids.hospitalId))).map((r) => r.id).reverse() }),
+    body: ({ fixture }) => ({ ids: fixture.ids }), expect: desk(200),
+  },
   { method: 'GET', route: '/buckets/:id/queue-exams', path: (c) => `/buckets/${hospital(c)}/queue-exams`, expect: desk(200) },
   { method: 'POST', route: '/buckets/:id/queue-exams/query', path: (c) => `/buckets/${hospital(c)}/queue-exams/query`, body: () => ({}), expect: desk(200) },
   { method: 'GET', route: '/buckets/:id/queue-exams/candidates', path: (c) => `/buckets/${hospital(c)}/queue-exams/candidates?q=`, expect: desk(200) },

@@ -46,14 +46,14 @@ export const rows: MatrixRow[] = [
   { method: 'GET', route: '/report-table-colour/find-by-group', path: ({ s }) => `/report-table-colour/find-by-group?groupId=${s.ids.groupId}`, expect: signedIn(200) },
   {
     method: 'POST', route: '/report-table-colour/create', body: ({ s }) => ({ groupId: s.ids.groupId, ...ruleBody(s) }),
-    expect: signedIn(403, { admin: 201 }),
+    expect: signedIn(403, { admin: 201, orgadmin: 403 }),
   },
   {
     method: 'POST', route: '/report-table-colour/update', setup: colourRule, body: ({ s, fixture }) => ({ id: fixture.id, ...ruleBody(s) }),
-    expect: signedIn(403, { admin: 200 }),
+    expect: signedIn(403, { admin: 200, orgadmin: 403 }),
   },
   {
     method: 'DELETE', route: '/report-table-colour/:id', setup: colourRule, path: ({ fixture }) => `/report-table-colour/${fixture.id}`,
-    expect: signedIn(403, { admin: 204 }),
+    expect: signedIn(403, { admin: 204, orgadmin: 403 }),
   },
 ];

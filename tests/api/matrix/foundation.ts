@@ -3,7 +3,7 @@ import { signedIn, statuses, type MatrixRow } from './types';
 
 /** Domain, accounts and groups (core §7 "Domain and account"). */
 const groupMember = (s: Parameters<NonNullable<MatrixRow['setup']>>[0]) => createAccount(s, { groupId: s.ids.groupId });
-const onlyGroupAdmin = signedIn(403, { admin: 204 });
+const onlyGroupAdmin = signedIn(403, { admin: 204, orgadmin: 403 });
 
 export const rows: MatrixRow[] = [
   { method: 'GET', route: '/domain', expect: statuses(200) },
@@ -32,5 +32,7 @@ export const rows: MatrixRow[] = [
     method: 'POST', route: '/accounts/:id/password/reset', setup: groupMember,
     path: ({ fixture }) => `/accounts/${fixture.id}/password/reset`, body: () => ({ newPassword: 'Reset#123' }), expect: onlyGroupAdmin,
   },
+  // The account list of the groups the caller administers (areas §7): group admins only.
+  { method: 'POST', route: '/accounts/query-in-realm', body: () => ({ query: '' }), expect: signedIn(403, { admin: 200, orgadmin: 403 }) },
   { method: 'POST', route: '/accounts/logout', expect: signedIn(204), endsSession: true },
 ];

@@ -5,7 +5,11 @@ import type { TestServer } from '../../support/server';
  * `tests/api/matrix/<area>.ts` exporting `rows: MatrixRow[]`; the test loads every file of this folder and
  * fails when a registered route has no row, so a new endpoint cannot skip its permission check.
  */
-export const ROLES = ['anonymous', 'admin', 'rad1', 'rad2', 'chief', 'registrar', 'tech', 'expert'] as const;
+/**
+ * admin: group admin and admin of both organisations; orgadmin: admin of the hospital only, a plain group member;
+ * rad1 … tech: hospital members with roles; expert: a member of the expert centre only (outside the hospital).
+ */
+export const ROLES = ['anonymous', 'admin', 'orgadmin', 'rad1', 'rad2', 'chief', 'registrar', 'tech', 'expert'] as const;
 export type Role = (typeof ROLES)[number];
 
 export interface MatrixCall {
@@ -31,9 +35,12 @@ export interface MatrixRow {
   endsSession?: boolean;
 }
 
-/** Every role gets `status` except the ones named. */
+/**
+ * Every role gets `status` except the ones named. orgadmin holds every action at the hospital, as admin does: unless
+ * named it gets admin's status (rows about the expert centre or the group itself name it).
+ */
 export function statuses(status: number, except: Partial<Record<Role, number>> = {}): Record<Role, number> {
-  return Object.fromEntries(ROLES.map((role) => [role, except[role] ?? status])) as Record<Role, number>;
+  return Object.fromEntries(ROLES.map((role) => [role, except[role] ?? (role === 'orgadmin' ? except.admin : undefined) ?? status])) as Record<Role, number>;
 }
 
 /** Signed-in roles get `status`, anonymous callers 401. */

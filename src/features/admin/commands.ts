@@ -1,0 +1,35 @@
+import type { CommandSpec } from '@/lib/commands';
+import type { GroupTab, OrganizationTab } from './paths';
+
+/** The tabs of the page in hand (a group's or an organisation's), on 1–4 and in the palette. */
+export interface GroupTabContext { goTab(tab: GroupTab): void; isAdmin: boolean }
+export interface OrganizationTabContext { goTab(tab: OrganizationTab): void; canAdmin: boolean }
+
+const tabs = 'admin.commands.sections.tabs';
+const lists = 'admin.commands.sections.lists';
+
+function groupTab(key: string, tab: GroupTab, adminOnly = false): CommandSpec<GroupTabContext> {
+  return { id: `admin.group.${tab}`, label: `admin.commands.group.${tab}`, section: tabs, scope: 'group', shortcut: key, when: (c) => !adminOnly || c.isAdmin, run: (c) => c.goTab(tab) };
+}
+function organizationTab(key: string, tab: OrganizationTab, adminOnly = true): CommandSpec<OrganizationTabContext> {
+  return { id: `admin.org.${tab}`, label: `admin.commands.org.${tab}`, section: tabs, scope: 'organization', shortcut: key, when: (c) => !adminOnly || c.canAdmin, run: (c) => c.goTab(tab) };
+}
+
+/** A group's pages (scope 'group'): 1 home, 2 organisations, 3 members, 4 settings (its admins). */
+export const groupCommands: readonly CommandSpec<GroupTabContext>[] = [
+  groupTab('1', 'index'), groupTab('2', 'organizations'), groupTab('3', 'members'), groupTab('4', 'settings', true),
+];
+
+/** An organisation's pages (scope 'organization'): 1 home, 2 roles, 3 settings, 4 procedures. */
+export const organizationCommands: readonly CommandSpec<OrganizationTabContext>[] = [
+  organizationTab('1', 'index', false), organizationTab('2', 'roles'), organizationTab('3', 'settings'), organizationTab('4', 'procedures'),
+];
+
+export const organizationListCommands: readonly CommandSpec<{ add(): void; canAdd: boolean }>[] = [
+  { id: 'admin.orgs.add', label: 'admin.commands.addOrganization', section: lists, scope: 'group', shortcut: 'Alt+KeyN', keywords: ['new', '新建'], when: (c) => c.canAdd, run: (c) => c.add() },
+];
+
+export const memberListCommands: readonly CommandSpec<{ find(): void; invite(): void; canInvite: boolean }>[] = [
+  { id: 'admin.members.find', label: 'admin.commands.findMember', section: lists, scope: 'group', shortcut: '/', run: (c) => c.find() },
+  { id: 'admin.members.invite', label: 'admin.commands.inviteMember', section: lists, scope: 'group', shortcut: 'i', when: (c) => c.canInvite, run: (c) => c.invite() },
+];

@@ -1,0 +1,97 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { http } from '@/lib/http';
+import { useLoad } from '@/lib/useLoad';
+import { ConfirmDialog } from '@/ui/ConfirmDialog';
+import { Section } from '../ui/AdminFrame';
+import { SortableList } from '../ui/SortableList';
+import { LoadState } from '../ui/states';
+import { useWrite } from '../ui/useWrite';
+
+/** The other ordered lists of an organisation: each its own add form, all re-sorted the same way (server/http/order.ts). */
+export type OrderedKind = 'steps' | 'device-groups' | 'devices' | 'queue-types';
+
+interface Row { id: number; name: string; modality?: string | null; room?: string | null; prefix?: string; aeTitle?: string | null }
+type Field = 'name' | 'modality' | 'room' | 'prefix' | 'aeTitle';
+
+const FIELDS: Record<OrderedKind, Field[]> = {
+  steps: ['name', 'modality'],
+  'device-groups': ['name'],
+  devices: ['name', 'modality', 'aeTitle', 'room'],
+  'queue-types': ['prefix', 'name', 'modality', 'room'],
+};
+
+function bodyOf(kind: OrderedKind, form: Record<Field, string>) {
+  const text = (v: string) => (v.trim() === '' ? null : v.trim());
+  if (kind === 'device-groups') return { name: form.name.trim() };
+  if (kind === 'steps') return { name: form.name.trim(), modality: form.modality.trim().toUpperCase() };
+  if (kind === 'devices') return { name: form.name.trim(), modality: form.modality.trim().toUpperCase(), aeTitle: text(form.aeTitle), room: text(form.room) };
+  return { prefix: form.prefix.trim().toUpperCase(), name: form.name.trim(), modality: text(form.modality.toUpperCase()), room: text(form.room) };
+}
+
+const EMPTY: Record<Field, string> = { name: '', modality: '', room: '', prefix: '', aeTitle: '' };
+
+/** One ordered list with its add form: Alt+↑/↓ or drag re-sorts, × deletes (asks first). */
+export function OrderedList({ orgId, kind }: { orgId: number; kind: OrderedKind }) {
+  const { t } = useTranslation();
+  const ids = useId();
+  const base = `buckets/${orgId}/${kind}`;
+  const list = useLoad(`admin:org:${orgId}:${kind}`, (signal) => http.get<Row[]>(base, { signal }));
+  const [form, setForm] = useState(EMPTY);
+  const [deleting, setDeleting] = useState<Row | null>(null);
+  const { busy, run } = useWrite();
+  const fields = FIELDS[kind];
+  const ready = fields.filter((f) => f === 'name' || f === 'prefix' || (f === 'modality' && kind !== 'queue-types')).every((f) => form[f].trim() !== '');
+
+  const move = (order: number[]) => {
+    const byId = new Map((list.data ?? []).map((r) => [r.id, r]));
+    list.put(() => order.map((id) => byId.get(id)!));
+    void run(() => http.post(`${base}/resort`, { ids: order })).then((ok) => !ok && list.reload());
+  };
+  const add = async (event: FormEvent) => {
+    event.preventDefault();
+    if (ready && await run(() => http.post(base, bodyOf(kind, form)), t('admin.ordered.added', { name: form.name.trim() }))) {
+      setForm(EMPTY);
+      list.reload();
+    }
+  };
+
+  return (
+    <Section title={t(`admin.ordered.${kind}.title`)} hint={t(`admin.ordered.${kind}.hint`)} testId={`ordered-${kind}`}>
+      <form onSubmit={add} className="mb-2 flex max-w-4xl flex-wrap items-end gap-2">
+        {fields.map((f) => (
+          <div key={f} className={f === 'name' ? 'min-w-40 flex-1' : 'w-28'}>
+            <label htmlFor={`${ids}-${f}`} className="mb-0.5 block text-xs text-fg-muted">{t(`admin.ordered.fields.${f}`)}</label>
+            <input id={`${ids}-${f}`} className="input h-7 text-[13px]" value={form[f]} maxLength={f === 'prefix' ? 2 : f === 'aeTitle' ? 16 : 64}
+              onChange={(e) => setForm((v) => ({ ...v, [f]: e.target.value }))} />
+          </div>
+        ))}
+        <button type="submit" className="btn btn-primary h-7 px-3 text-xs" disabled={busy || !ready}>{t('admin.org.add')}</button>
+      </form>
+      {!list.data ? <LoadState error={list.error} onRetry={list.reload} /> : list.data.length === 0 ? (
+        <p className="text-[13px] text-fg-muted">{t('admin.ordered.empty')}</p>
+      ) : (
+        <div className="max-w-4xl">
+          <SortableList items={list.data} label={t(`admin.ordered.${kind}.title`)} onMove={move} disabled={busy} testId={`ordered-list-${kind}`}
+            render={(r) => (
+              <>
+                {r.prefix && <span className="w-8 shrink-0 font-mono text-xs font-semibold">{r.prefix}</span>}
+                <span className="min-w-0 flex-1 truncate" data-row-name>{r.name}</span>
+                {r.modality && <span className="w-12 shrink-0 text-xs text-fg-muted">{r.modality}</span>}
+                {r.aeTitle && <span className="w-28 shrink-0 font-mono text-xs text-fg-muted">{r.aeTitle}</span>}
+                {r.room && <span className="w-24 shrink-0 truncate text-xs text-fg-muted">{r.room}</span>}
+                <button type="button" className="icon-button h-6 w-6 text-xs" tabIndex={-1} aria-label={t('admin.procedures.delete', { name: r.name })} onClick={() => setDeleting(r)}>×</button>
+              </>
+            )} />
+        </div>
+      )}
+      <ConfirmDialog open={deleting !== null} title={t('admin.ordered.deleteTitle')} confirmLabel={t('admin.delete')} busy={busy} focus="cancel"
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => deleting && void run(() => http.delete(`${base}/${deleting.id}`), t('admin.procedures.deleted', { name: deleting.name })).then((ok) => {
+          if (ok) { setDeleting(null); list.reload(); }
+        })}>
+        <p className="text-[13px]">{t('admin.procedures.deleteBody', { name: deleting?.name ?? '' })}</p>
+      </ConfirmDialog>
+    </Section>
+  );
+}

@@ -14,19 +14,21 @@ export default function GroupCreatePage() {
   const ids = useId();
   const [name, setName] = useState('');
   const [displayName, setDisplayName] = useState('');
-  const [answer, setAnswer] = useState<{ name: string; available: boolean } | null>(null);
+  const [answer, setAnswer] = useState<{ name: string; available: boolean | null } | null>(null);
   const { busy, run } = useWrite();
   const value = name.trim();
   const valid = value.length >= GROUP_NAME_MIN && value.length <= GROUP_NAME_MAX && GROUP_NAME_RE.test(value);
   const availability: Availability = !value ? 'unknown' : !valid ? 'invalid'
-    : answer?.name === value ? (answer.available ? 'free' : 'taken') : 'checking';
+    : answer?.name !== value ? 'checking' : answer.available === null ? 'unknown' : answer.available ? 'free' : 'taken';
 
   // The server is asked a quarter second after typing stops; an older answer never shows for a newer name.
   useEffect(() => {
     if (!valid) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      groupsApi.available(value, { signal: controller.signal }).then((r) => setAnswer({ name: value, available: r.available }), () => undefined);
+      // A failed check says nothing (and Create stays off) until the name is typed again.
+      groupsApi.available(value, { signal: controller.signal }).then((r) => setAnswer({ name: value, available: r.available }),
+        () => !controller.signal.aborted && setAnswer({ name: value, available: null }));
     }, 250);
     return () => { clearTimeout(timer); controller.abort(); };
   }, [value, valid]);

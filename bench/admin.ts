@@ -21,14 +21,13 @@ import { systemClock } from '../server/deps';
 import { DEMO_PASSWORD, seedDemo } from '../server/seed/demo';
 import { createLocalStorage } from '../server/storage/local';
 import { createSigner } from '../server/storage/signer';
+import { percentile as pct } from './support/stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const WARMUP = 10;
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 2000);
 const PROCEDURES = Number(process.env.BENCH_PROCEDURES ?? 300);
 const SCRYPT_COST = 1024;
-
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 
 async function open(kind: 'pglite' | 'postgres'): Promise<{ database: Database; drop: () => Promise<void> }> {
   if (kind === 'pglite') return { database: await openDatabase({ databaseUrl: null, dataDir: null }), drop: async () => undefined };

@@ -31,6 +31,7 @@ import { examCount, seedBench } from '../server/seed/benchSeed';
 import { DEMO_PASSWORD } from '../server/seed/demo';
 import { createLocalStorage } from '../server/storage/local';
 import { createSigner } from '../server/storage/signer';
+import { percentile as pct } from './support/stats';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -90,8 +91,6 @@ const SCENARIOS: Scenario[] = [
 ];
 
 interface Row { target: string; name: string; kind: Scenario['kind']; p50: number; p95: number; p99: number; total: number; estimate: boolean }
-
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function open(target: 'postgres' | 'pglite'): Promise<Database> {
   if (target === 'postgres') {

@@ -8,12 +8,12 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { hashPassword, verifyPassword } from '../server/auth/password';
 import { DEMO_PASSWORD } from '../server/seed/demo';
+import { freePort, percentile } from './support/stats';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SCRYPT_COST = Number(process.env.SCRYPT_COST ?? 16384);
@@ -40,23 +40,6 @@ function table(title: string, head: string[], rows: (string | number)[][]): void
 
 const ms = (v: number) => v.toFixed(v < 10 ? 1 : 0);
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
-
-function percentile(sorted: number[], p: number): number {
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i]!;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** npx → tsx → node: signal the whole process group so the server itself gets it and closes PGlite cleanly. */
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {

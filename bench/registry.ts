@@ -28,6 +28,7 @@ import { DEMO_PASSWORD } from '../server/seed/demo';
 import { addDays, dayOf, instantIn } from '../server/seed/registry';
 import { createLocalStorage } from '../server/storage/local';
 import { createSigner } from '../server/storage/signer';
+import { percentile as pct } from './support/stats';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -67,7 +68,6 @@ const SCENARIOS: Scenario[] = [
 ];
 
 interface Row { target: string; name: string; p50: number; p95: number; p99: number; total: number }
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function open(target: 'postgres' | 'pglite'): Promise<Database> {
   if (target === 'postgres') {

@@ -19,6 +19,7 @@ import { systemClock } from '../server/deps';
 import { DEMO_PASSWORD, seedDemo, type DemoIds } from '../server/seed/demo';
 import { createLocalStorage } from '../server/storage/local';
 import { createSigner } from '../server/storage/signer';
+import { percentile } from './support/stats';
 
 const REPORTS = Number(process.env.BENCH_REPORTS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
@@ -44,9 +45,6 @@ function table(title: string, head: string[], rows: Row[]): void {
 }
 
 const ms = (v: number) => v.toFixed(v < 10 ? 2 : 1);
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
 function summary(backend: string, op: string, mode: string, samples: number[], wallMs: number): Row {
   const s = [...samples].sort((a, b) => a - b);
   return [backend, op, mode, s.length, ms(percentile(s, 50)), ms(percentile(s, 95)), ms(percentile(s, 99)), ms(s.at(-1)!), Math.round((s.length / wallMs) * 1000)];

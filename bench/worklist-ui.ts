@@ -25,6 +25,7 @@ import type { Clock } from '../server/deps';
 import { DEMO_PASSWORD, seedDemo } from '../server/seed/demo';
 import { createLocalStorage } from '../server/storage/local';
 import { createSigner } from '../server/storage/signer';
+import { percentile } from './support/stats';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const EXAMS = Number(process.env.BENCH_EXAMS ?? 20_000);
@@ -44,11 +45,6 @@ function table(title: string, head: string[], rows: (string | number)[][]): void
   console.log(line(head));
   console.log(widths.map((w) => '─'.repeat(w)).join('  '));
   for (const r of cells.slice(1)) console.log(line(r));
-}
-
-function percentile(sorted: number[], p: number): number {
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i] ?? 0;
 }
 
 function build(): string {

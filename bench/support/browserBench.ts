@@ -5,11 +5,13 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { DEMO_PASSWORD } from '../../server/seed/demo';
+import { freePort, percentile } from './stats';
+
+export { percentile };
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
@@ -20,26 +22,10 @@ process.on('exit', () => {
   for (const fn of cleanup) fn();
 });
 
-export function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
 /** label, runs, p50, p95, max (ms, whole numbers) of one set of samples. */
 export function summary(label: string, samples: number[]): string[] {
   const sorted = [...samples].sort((a, b) => a - b);
   return [label, String(samples.length), percentile(sorted, 50).toFixed(0), percentile(sorted, 95).toFixed(0), sorted.at(-1)!.toFixed(0)];
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** BENCH_CLIENT_DIR, or a fresh production build in a temporary folder (removed at exit). */

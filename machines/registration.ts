@@ -38,6 +38,15 @@ export type RegistrationEvent =
 
 const moment = ({ context }: { context: RegistrationContext }): Moment => ({ status: context.status, arrivedTime: context.arrivedTime });
 
+/** Registered (today) and Scheduled (a later day) differ only in the day: a booked line allows the same events. */
+const BOOKED = {
+  edit: [{ guard: 'isLaterDay', target: 'Scheduled', reenter: true }, { target: 'Registered', reenter: true }],
+  'check-in': [{ guard: 'needsNoImages', target: 'Performed', actions: 'arrive' }, { target: 'Arrived', actions: 'arrive' }],
+  match: { target: 'Performed', actions: 'perform' },
+  cancel: { guard: 'hasReason', target: 'Cancelled', actions: 'cancel' },
+  delete: { target: 'deleted' },
+} as const;
+
 export const registrationMachine = setup({
   types: { context: {} as RegistrationContext, events: {} as RegistrationEvent, input: {} as RegistrationContext },
   guards: {
@@ -77,23 +86,11 @@ export const registrationMachine = setup({
   states: {
     Registered: {
       entry: assign({ status: 'Registered' }),
-      on: {
-        edit: [{ guard: 'isLaterDay', target: 'Scheduled', reenter: true }, { target: 'Registered', reenter: true }],
-        'check-in': [{ guard: 'needsNoImages', target: 'Performed', actions: 'arrive' }, { target: 'Arrived', actions: 'arrive' }],
-        match: { target: 'Performed', actions: 'perform' },
-        cancel: { guard: 'hasReason', target: 'Cancelled', actions: 'cancel' },
-        delete: { target: 'deleted' },
-      },
+      on: BOOKED,
     },
     Scheduled: {
       entry: assign({ status: 'Scheduled' }),
-      on: {
-        edit: [{ guard: 'isLaterDay', target: 'Scheduled', reenter: true }, { target: 'Registered', reenter: true }],
-        'check-in': [{ guard: 'needsNoImages', target: 'Performed', actions: 'arrive' }, { target: 'Arrived', actions: 'arrive' }],
-        match: { target: 'Performed', actions: 'perform' },
-        cancel: { guard: 'hasReason', target: 'Cancelled', actions: 'cancel' },
-        delete: { target: 'deleted' },
-      },
+      on: BOOKED,
     },
     Arrived: {
       entry: assign({ status: 'Arrived' }),

@@ -29,7 +29,9 @@ export const organizationListCommands: readonly CommandSpec<{ add(): void; canAd
   { id: 'admin.orgs.add', label: 'admin.commands.addOrganization', section: lists, scope: 'group', shortcut: 'Alt+KeyN', keywords: ['new', '新建'], when: (c) => c.canAdd, run: (c) => c.add() },
 ];
 
-export const memberListCommands: readonly CommandSpec<{ find(): void; invite(): void; canInvite: boolean }>[] = [
+export const memberListCommands: readonly CommandSpec<{ find(): void; invite(): void; create(): void; canInvite: boolean }>[] = [
   { id: 'admin.members.find', label: 'admin.commands.findMember', section: lists, scope: 'group', shortcut: '/', run: (c) => c.find() },
   { id: 'admin.members.invite', label: 'admin.commands.inviteMember', section: lists, scope: 'group', shortcut: 'i', when: (c) => c.canInvite, run: (c) => c.invite() },
+  // `a`, beside `i` (invite): a new account straight into the group.
+  { id: 'admin.members.create', label: 'admin.commands.createAccount', section: lists, scope: 'group', shortcut: 'a', keywords: ['new', '新建', 'account'], when: (c) => c.canInvite, run: (c) => c.create() },
 ];

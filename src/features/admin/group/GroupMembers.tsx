@@ -1,5 +1,6 @@
-import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Filter } from '../../../../contract/common';
 import type { GroupDetail, GroupMember } from '../../../../contract/groups';
 import { useCommands } from '@/lib/commands';
 import { formatDateTime } from '@/lib/format';
@@ -10,92 +11,153 @@ import { memberListCommands } from '../commands';
 import { Section } from '../ui/AdminFrame';
 import { LoadState } from '../ui/states';
 import { blurOnEscape, useWrite } from '../ui/useWrite';
+import { CreateAccountDialog } from './CreateAccountDialog';
+import { groupPartsApi } from './groupApi';
+
+/** Members per page, as the worklist's pages. */
+const PAGE = 20;
+type FindField = 'name' | 'username';
+const PAGER = 'btn h-6 px-2 text-xs aria-disabled:cursor-default aria-disabled:opacity-50';
 
 /**
- * /groups/{id}/members: find (/), invite an existing account by username, change a member's level, remove one (asks
- * first). Only the group's admins see everyone (areas §6); a member sees the admins and themself.
+ * /groups/{id}/members: find (/) by name or username, invite an existing account by username, create a new account
+ * straight into the group, change a member's level, remove one (asks first). The group's admins page through every
+ * member (members/query, 20 a page); a member sees only the admins and themself (areas §6), found in place.
  */
 export function GroupMembers({ group }: { group: GroupDetail }) {
   const { t } = useTranslation();
   const ids = useId();
-  const members = useLoad(`admin:group:${group.id}:members`, (signal) => groupsApi.members(group.id, { signal }));
+  const isAdmin = group.accessLevel === 1;
+  const [typed, setTyped] = useState('');
   const [query, setQuery] = useState('');
+  const [field, setField] = useState<FindField>('name');
+  const [page, setPage] = useState(0);
   const [invite, setInvite] = useState('');
+  const [creating, setCreating] = useState(false);
   const [removing, setRemoving] = useState<GroupMember | null>(null);
   const { busy, run } = useWrite();
   const findRef = useRef<HTMLInputElement>(null);
   const inviteRef = useRef<HTMLInputElement>(null);
-  const isAdmin = group.accessLevel === 1;
-  useCommands(memberListCommands, { find: () => findRef.current?.select(), invite: () => inviteRef.current?.focus(), canInvite: isAdmin });
+  useCommands(memberListCommands, { find: () => findRef.current?.select(), invite: () => inviteRef.current?.focus(), create: () => setCreating(true), canInvite: isAdmin });
+  // The typed text becomes the query a moment after the last key, and only a new query goes back to the first page.
+  useEffect(() => {
+    const next = typed.trim();
+    if (next === query) return;
+    const timer = setTimeout(() => { setQuery(next); setPage(0); }, 250);
+    return () => clearTimeout(timer);
+  }, [typed, query]);
 
+  const filters: Filter[] = query ? [{ field, operator: 'like', values: [query] }] : [];
+  const paged = useLoad(isAdmin ? `admin:group:${group.id}:members:${field}:${query}:${page}` : null,
+    (signal) => groupPartsApi.queryMembers(group.id, { filters, skip: page * PAGE, limit: PAGE }, { signal }));
+  const plain = useLoad(isAdmin ? null : `admin:group:${group.id}:members`, (signal) => groupsApi.members(group.id, { signal }));
   const shown = useMemo(() => {
-    const q = query.trim().toLowerCase();
-    return (members.data ?? []).filter((m) => !q || m.name.toLowerCase().includes(q) || m.username.toLowerCase().includes(q));
-  }, [members.data, query]);
+    if (isAdmin) return paged.data?.items ?? null;
+    const q = query.toLowerCase();
+    return plain.data ? plain.data.filter((m) => !q || m[field].toLowerCase().includes(q)) : null;
+  }, [isAdmin, paged.data, plain.data, query, field]);
+  const list = isAdmin ? paged : plain;
+  const total = isAdmin ? paged.data?.total ?? 0 : shown?.length ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE));
+  const reload = list.reload;
 
   const sendInvite = async (event: FormEvent) => {
     event.preventDefault();
     const username = invite.trim();
     if (username && await run(() => groupsApi.invite(group.id, username, 0), t('admin.members.invited', { username }))) {
       setInvite('');
-      members.reload();
+      reload();
     }
   };
 
   return (
     <Section title={t('admin.group.tabs.members')}
       actions={(
-        <div className="flex items-center gap-2">
-          <label htmlFor={`${ids}-find`} className="sr-only">{t('admin.members.find')}</label>
-          <input id={`${ids}-find`} ref={findRef} type="search" className="input h-7 w-48 text-[13px]" placeholder={`${t('admin.members.find')} (/)`}
-            value={query} onChange={(e) => setQuery(e.target.value)} onKeyDown={(e) => { if (e.key === 'Escape') { setQuery(''); e.currentTarget.blur(); } }} />
+        <div className="flex flex-wrap items-center justify-end gap-2">
+          <div className="flex items-center">
+            <label htmlFor={`${ids}-field`} className="sr-only">{t('admin.groupParts.members.findBy')}</label>
+            <select id={`${ids}-field`} className="input h-7 w-auto rounded-r-none border-r-0 py-0 pr-6 text-[13px]" value={field} data-testid="member-find-field"
+              onChange={(e) => { setField(e.target.value === 'username' ? 'username' : 'name'); setPage(0); }}>
+              <option value="name">{t('admin.members.name')}</option>
+              <option value="username">{t('admin.members.username')}</option>
+            </select>
+            <label htmlFor={`${ids}-find`} className="sr-only">{t('admin.members.find')}</label>
+            <input id={`${ids}-find`} ref={findRef} type="search" className="input h-7 w-44 rounded-l-none text-[13px]" placeholder={`${t('admin.members.find')} (/)`}
+              value={typed} onChange={(e) => setTyped(e.target.value)} data-testid="member-find"
+              onKeyDown={(e) => { if (e.key === 'Escape') { setTyped(''); e.currentTarget.blur(); } }} />
+          </div>
           {isAdmin && (
-            <form onSubmit={sendInvite} className="flex items-center gap-1.5">
-              <label htmlFor={`${ids}-invite`} className="sr-only">{t('admin.members.inviteLabel')}</label>
-              <input id={`${ids}-invite`} ref={inviteRef} className="input h-7 w-40 text-[13px]" placeholder={t('admin.members.inviteLabel')} value={invite} onChange={(e) => setInvite(e.target.value)} onKeyDown={blurOnEscape} />
-              <button type="submit" className="btn h-7 px-2 text-xs" disabled={busy || !invite.trim()}>{t('admin.members.invite')}</button>
-            </form>
+            <>
+              <form onSubmit={sendInvite} className="flex items-center gap-1.5">
+                <label htmlFor={`${ids}-invite`} className="sr-only">{t('admin.members.inviteLabel')}</label>
+                <input id={`${ids}-invite`} ref={inviteRef} className="input h-7 w-36 text-[13px]" placeholder={t('admin.members.inviteLabel')} value={invite} onChange={(e) => setInvite(e.target.value)} onKeyDown={blurOnEscape} />
+                <button type="submit" className="btn h-7 px-2 text-xs" disabled={busy || !invite.trim()}>{t('admin.members.invite')}</button>
+              </form>
+              <button type="button" className="btn btn-primary h-7 px-2 text-xs" onClick={() => setCreating(true)} data-testid="account-create">
+                {t('admin.groupParts.members.createAccount')}
+              </button>
+            </>
           )}
         </div>
       )}>
-      {!members.data ? <LoadState error={members.error} onRetry={members.reload} /> : (
-        <table className="w-full max-w-5xl border-collapse rounded-md border border-line bg-surface text-[13px]" data-testid="member-table">
-          <thead>
-            <tr className="border-b border-line text-left text-xs text-fg-muted">
-              <th className="px-3 py-2 font-medium">{t('admin.members.name')}</th>
-              <th className="px-3 py-2 font-medium">{t('admin.members.username')}</th>
-              <th className="px-3 py-2 font-medium">{t('admin.members.level')}</th>
-              <th className="px-3 py-2 font-medium">{t('admin.members.lastLogin')}</th>
-              <th className="w-24 px-3 py-2" />
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((m) => (
-              <tr key={m.accountId} className="border-b border-line/60 last:border-0" data-account-id={m.accountId}>
-                <td className="px-3 py-1.5">{m.name}{m.status === 1 && <span className="ml-1.5 text-xs text-danger">{t('admin.members.disabled')}</span>}</td>
-                <td className="px-3 py-1.5 font-mono text-xs">{m.username}</td>
-                <td className="px-3 py-1.5">
-                  {isAdmin ? (
-                    <select aria-label={t('admin.members.levelOf', { name: m.name })} className="input h-7 w-auto py-0 pr-6 text-[13px]" value={m.accessLevel} disabled={busy}
-                      onChange={(e) => void run(() => groupsApi.setMemberLevel(group.id, m.accountId, Number(e.target.value) as 0 | 1), t('admin.members.levelChanged', { name: m.name })).then(members.reload)}>
-                      <option value={0}>{t('admin.level.groupMember')}</option>
-                      <option value={1}>{t('admin.level.groupAdmin')}</option>
-                    </select>
-                  ) : m.accessLevel === 1 ? t('admin.level.groupAdmin') : t('admin.level.groupMember')}
-                </td>
-                <td className="px-3 py-1.5 text-xs text-fg-muted">{m.lastLoginAt ? formatDateTime(m.lastLoginAt) : '—'}</td>
-                <td className="px-3 py-1.5 text-right">
-                  {isAdmin && <button type="button" className="btn btn-ghost h-6 px-2 text-xs text-danger" onClick={() => setRemoving(m)}>{t('admin.members.remove')}</button>}
-                </td>
+      {!shown ? <LoadState error={list.error} onRetry={reload} /> : (
+        <>
+          <table className={`w-full max-w-5xl border-collapse rounded-md border border-line bg-surface text-[13px] ${list.stale ? 'opacity-60' : ''}`} data-testid="member-table">
+            <thead>
+              <tr className="border-b border-line text-left text-xs text-fg-muted">
+                <th className="px-3 py-2 font-medium">{t('admin.members.name')}</th>
+                <th className="px-3 py-2 font-medium">{t('admin.members.username')}</th>
+                <th className="px-3 py-2 font-medium">{t('admin.members.level')}</th>
+                <th className="px-3 py-2 font-medium">{t('admin.members.lastLogin')}</th>
+                <th className="w-24 px-3 py-2"><span className="sr-only">{t('admin.groupParts.actions')}</span></th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {shown.length === 0 && <tr><td colSpan={5} className="px-3 py-6 text-center text-fg-muted">{t('admin.groupParts.members.none')}</td></tr>}
+              {shown.map((m) => (
+                <tr key={m.accountId} className="border-b border-line/60 last:border-0" data-account-id={m.accountId}>
+                  <td className="px-3 py-1.5">{m.name}{m.status === 1 && <span className="ml-1.5 text-xs text-danger">{t('admin.members.disabled')}</span>}</td>
+                  <td className="px-3 py-1.5 font-mono text-xs">{m.username}</td>
+                  <td className="px-3 py-1.5">
+                    {isAdmin ? (
+                      <select aria-label={t('admin.members.levelOf', { name: m.name })} className="input h-7 w-auto py-0 pr-6 text-[13px]" value={m.accessLevel} disabled={busy}
+                        onChange={(e) => void run(() => groupsApi.setMemberLevel(group.id, m.accountId, Number(e.target.value) as 0 | 1), t('admin.members.levelChanged', { name: m.name })).then(reload)}>
+                        <option value={0}>{t('admin.level.groupMember')}</option>
+                        <option value={1}>{t('admin.level.groupAdmin')}</option>
+                      </select>
+                    ) : m.accessLevel === 1 ? t('admin.level.groupAdmin') : t('admin.level.groupMember')}
+                  </td>
+                  <td className="px-3 py-1.5 text-xs tabular-nums text-fg-muted">{m.lastLoginAt ? formatDateTime(m.lastLoginAt) : '—'}</td>
+                  <td className="px-3 py-1.5 text-right">
+                    {isAdmin && <button type="button" className="btn btn-ghost h-6 px-2 text-xs text-danger" onClick={() => setRemoving(m)}>{t('admin.members.remove')}</button>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {isAdmin && (
+            <nav aria-label={t('admin.groupParts.members.pages')} className="mt-2 flex max-w-5xl items-center justify-end gap-2 text-xs text-fg-muted" data-testid="member-pager">
+              <span className="mr-auto tabular-nums" data-testid="member-total">{t('admin.groupParts.members.total', { count: total })}</span>
+              {/* aria-disabled, not disabled: the focus stays on the button at the first or last page. */}
+              <button type="button" className={PAGER} aria-disabled={page === 0} onClick={() => page > 0 && setPage((p) => p - 1)}>{t('admin.accounts.previous')}</button>
+              <span className="tabular-nums" data-testid="member-page">{page + 1} / {pages}</span>
+              <button type="button" className={PAGER} aria-disabled={page + 1 >= pages} onClick={() => page + 1 < pages && setPage((p) => p + 1)}>{t('admin.accounts.next')}</button>
+            </nav>
+          )}
+        </>
+      )}
+      {creating && (
+        <CreateAccountDialog groupId={group.id} onClose={() => setCreating(false)}
+          onCreated={(member) => { setCreating(false); setField('username'); setTyped(member.username); setQuery(member.username); setPage(0); }} />
       )}
       <ConfirmDialog open={removing !== null} title={t('admin.members.removeTitle')} confirmLabel={t('admin.members.remove')} busy={busy} focus="cancel"
         onCancel={() => setRemoving(null)}
         onConfirm={() => removing && void run(() => groupsApi.removeMember(group.id, removing.accountId), t('admin.members.removed', { name: removing.name })).then((ok) => {
-          if (ok) { setRemoving(null); members.reload(); }
+          if (ok) {
+            setRemoving(null);
+            // The last row of a later page gone: the page before it.
+            if (shown?.length === 1 && page > 0) setPage((p) => p - 1); else reload();
+          }
         })}>
         <p className="text-[13px]">{t('admin.members.removeBody', { name: removing?.name ?? '' })}</p>
       </ConfirmDialog>

@@ -2,15 +2,26 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { GroupDetail } from '../../../../contract/groups';
 import { refreshSession } from '@/lib/session';
+import { useLoad } from '@/lib/useLoad';
 import { groupsApi } from '../api';
 import { Section } from '../ui/AdminFrame';
+import { LoadState } from '../ui/states';
 import { SwitchList } from '../ui/SwitchList';
 import { useWrite } from '../ui/useWrite';
 import { FLAG_KEYS, type FlagKey } from './flags';
+import { groupPartsApi } from './groupApi';
+import { AssignRules } from './settings/AssignRules';
+import { ConsultationTargets } from './settings/ConsultationTargets';
+import { ExpertBuckets } from './settings/ExpertBuckets';
+import { NotificationUsers } from './settings/NotificationUsers';
+import { RegistryBuckets } from './settings/RegistryBuckets';
 
 /**
  * /groups/{id}/settings: the feature flags as a keyboard-operable list of switches (↑ ↓ move, Space turns over). Each
  * change is saved at once; the admin's own navbar follows straight away, every other member's at their next request.
+ * Below them the lists the group's settings name (settings/): assign rules, expert organisations with their free
+ * flag, consultation targets, registry desks and who is notified per organisation — all over the group's organisations
+ * and radiologists, loaded once here.
  */
 export function GroupSettings({ group, onChanged }: { group: GroupDetail; onChanged: () => void }) {
   const { t } = useTranslation();
@@ -29,8 +40,30 @@ export function GroupSettings({ group, onChanged }: { group: GroupDetail; onChan
     onChanged();
   };
   return (
-    <Section title={t('admin.group.flagsTitle')} hint={t('admin.group.flagsHint')}>
-      <div className="max-w-xl"><SwitchList items={items} label={t('admin.group.flagsTitle')} busyKey={pending} onToggle={(k, on) => void toggle(k, on)} testId="group-flags" /></div>
-    </Section>
+    <>
+      <Section title={t('admin.group.flagsTitle')} hint={t('admin.group.flagsHint')}>
+        <div className="max-w-xl"><SwitchList items={items} label={t('admin.group.flagsTitle')} busyKey={pending} onToggle={(k, on) => void toggle(k, on)} testId="group-flags" /></div>
+      </Section>
+      <GroupLists groupId={group.id} />
+    </>
+  );
+}
+
+/** The sections below the flags, once the group's organisations and radiologists are in. */
+function GroupLists({ groupId }: { groupId: number }) {
+  const basis = useLoad(`admin:group:${groupId}:settings-basis`, async (signal) => {
+    const [organizations, rads] = await Promise.all([groupsApi.organizations(groupId, { signal }), groupPartsApi.rads(groupId, { signal })]);
+    return { organizations, rads };
+  });
+  if (!basis.data) return <LoadState error={basis.error} onRetry={basis.reload} />;
+  const { organizations, rads } = basis.data;
+  return (
+    <>
+      <AssignRules groupId={groupId} organizations={organizations} rads={rads} />
+      <ExpertBuckets groupId={groupId} organizations={organizations} />
+      <ConsultationTargets groupId={groupId} organizations={organizations} />
+      <RegistryBuckets groupId={groupId} organizations={organizations} />
+      <NotificationUsers groupId={groupId} organizations={organizations} />
+    </>
   );
 }

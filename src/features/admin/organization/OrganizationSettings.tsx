@@ -6,6 +6,10 @@ import { organizationsApi, type DictionaryKind } from '../api';
 import { Section } from '../ui/AdminFrame';
 import { SwitchList } from '../ui/SwitchList';
 import { useWrite } from '../ui/useWrite';
+import { Doctors } from './settings/Doctors';
+import { ExtensionPackages } from './settings/ExtensionPackages';
+import { Extensions } from './settings/Extensions';
+import { UploadToken } from './settings/UploadToken';
 
 const ORG_FLAGS = ['isPrivate', 'isFocused', 'freeEfilm'] as const;
 
@@ -42,9 +46,13 @@ export function OrganizationSettings({ org, onChanged }: { org: Organization; on
             : <button type="submit" className="btn" disabled={busy || !isOrganizationCode(code)}>{t('admin.org.bindCode')}</button>}
         </form>
       </Section>
-      <div className="grid max-w-5xl grid-cols-[repeat(auto-fill,minmax(18rem,1fr))] gap-4">
+      <div className="mb-5 grid max-w-5xl grid-cols-[repeat(auto-fill,minmax(18rem,1fr))] gap-4">
         {(['departments', 'bodyparts', 'critical-values'] as const).map((kind) => <Dictionary key={kind} orgId={org.id} kind={kind} />)}
       </div>
+      <Doctors orgId={org.id} />
+      <Extensions orgId={org.id} />
+      <ExtensionPackages orgId={org.id} />
+      <UploadToken orgId={org.id} />
     </>
   );
 }

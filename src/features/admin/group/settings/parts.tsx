@@ -1,0 +1,62 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText } from '@/lib/errorText';
+import { isHttpError, isSessionEndingError } from '@/lib/http';
+import { toasts } from '@/lib/toasts';
+import { Alert } from '@/ui/Alert';
+
+/** The look the administration tables share (GroupOrganizations, GroupMembers). */
+export const TABLE = 'w-full border-collapse rounded-md border border-line bg-surface text-[13px]';
+export const HEAD_ROW = 'border-b border-line text-left text-xs text-fg-muted';
+export const TH = 'px-3 py-2 font-medium';
+export const ROW = 'border-b border-line/60 last:border-0';
+export const TD = 'px-3 py-1.5';
+export const CHECKBOX = 'h-4 w-4 shrink-0 accent-[var(--accent)]';
+
+/**
+ * A settings write whose refusal stays on screen beside what it is about (the server's catalogue message, e.g. the
+ * notification limit), not only in a passing toast. One write at a time; a success toast when given one.
+ */
+export function useSave() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = async (call: () => Promise<unknown>, success?: string): Promise<boolean> => {
+    if (busy) return false;
+    setBusy(true);
+    setError(null);
+    try {
+      await call();
+      if (success) toasts.show({ message: success, kind: 'success', duration: 2500 });
+      return true;
+    } catch (err) {
+      if (!isSessionEndingError(err)) setError(err);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run, clear: () => setError(null) };
+}
+
+/** The fields a ParamsError names, by their first path segment ("memberIds.0" → "memberIds"). */
+export function failedFields(error: unknown): string[] {
+  if (!isHttpError(error) || error.code !== 'ParamsError') return [];
+  const fields = error.details?.fields;
+  if (!Array.isArray(fields)) return [];
+  return [...new Set(fields.map((f: unknown) => {
+    const path = typeof f === 'object' && f !== null && 'path' in f ? String((f as { path: unknown }).path) : '';
+    return path.split('.')[0] ?? '';
+  }).filter(Boolean))];
+}
+
+/** A refused write: the catalogue message, and for a ParamsError the labels of the fields it names. */
+export function ErrorNote({ error, labels = {}, testId, className = 'mt-2' }: { error: unknown; labels?: Record<string, string>; testId?: string; className?: string }) {
+  const { t } = useTranslation();
+  if (error === null || error === undefined || isSessionEndingError(error)) return null;
+  const named = failedFields(error).map((field) => labels[field]).filter((label): label is string => Boolean(label));
+  return (
+    <div className={className} data-testid={testId}>
+      <Alert>{errorText(t, error)}{named.length > 0 && <>{t('admin.groupParts.fieldsColon')}{named.join(t('admin.groupParts.listSeparator'))}</>}</Alert>
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+import { useId, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText } from '@/lib/errorText';
+import { isSessionEndingError } from '@/lib/http';
+import { toasts } from '@/lib/toasts';
+import { Alert } from '@/ui/Alert';
+
+/** The pieces the settings tab's tables and their dialogs share: a labelled field, the table's look, a dialog's write. */
+
+/** A small label above its control; `children` gets the control's id. */
+export function Field({ label, className = '', children }: { label: string; className?: string; children: (id: string) => ReactNode }) {
+  const id = useId();
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="mb-0.5 block text-xs text-fg-muted">{label}</label>
+      {children(id)}
+    </div>
+  );
+}
+
+export const TABLE = 'w-full border-collapse rounded-md border border-line bg-surface text-[13px]';
+export const HEAD_ROW = 'border-b border-line text-left text-xs text-fg-muted';
+export const TH = 'px-3 py-2 font-medium';
+export const ROW = 'border-b border-line/60 last:border-0';
+export const TD = 'px-3 py-1.5';
+/** A table's last row where a new entry is typed under the columns it fills. */
+export const ADD_ROW = 'border-t border-line bg-sunken/60';
+/** 3 px of cell, 1 of border and 8 of the field's padding: the typed text starts where the column's text does (`TD`'s 12 px). */
+export const ADD_TD = 'px-[3px] py-1.5';
+/** The compact controls of an add row (the height of the other admin add forms). */
+export const INPUT = 'input h-7 px-2 text-[13px]';
+/** `.input` draws a select as read-only (sunken, muted): a menu one can change keeps the field's own colours. */
+export const SELECT = 'input h-7 bg-surface py-0 pl-2 pr-6 text-[13px] text-fg';
+
+/** A table's row buttons: Edit, then Delete in the danger colour. */
+export function RowActions({ name, onEdit, onDelete, disabled }: { name: string; onEdit: () => void; onDelete: () => void; disabled: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <div className="flex justify-end gap-1">
+      <button type="button" className="btn btn-ghost h-6 px-2 text-xs" aria-label={t('admin.orgParts.editOf', { name })} disabled={disabled} onClick={onEdit}>
+        {t('admin.orgParts.edit')}
+      </button>
+      <button type="button" className="btn btn-ghost h-6 px-2 text-xs text-danger" aria-label={t('admin.orgParts.deleteOf', { name })} disabled={disabled} onClick={onDelete}>
+        {t('admin.orgParts.delete')}
+      </button>
+    </div>
+  );
+}
+
+/**
+ * A write from inside a dialog: a toast would sit under the modal, so a refusal (the catalogue's text) is shown in the
+ * dialog itself (`DialogError`); success closes it and says so in a toast. Resolves true when it succeeded.
+ */
+export function useDialogWrite() {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = async (call: () => Promise<unknown>, success: string): Promise<boolean> => {
+    if (busy) return false;
+    setBusy(true);
+    setError(null);
+    try {
+      await call();
+      toasts.show({ message: success, kind: 'success', duration: 2500 });
+      return true;
+    } catch (err) {
+      if (!isSessionEndingError(err)) setError(errorText(t, err));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run };
+}
+
+export function DialogError({ error }: { error: string | null }) {
+  return error ? <div className="mt-3"><Alert>{error}</Alert></div> : null;
+}
+
+/** The dialog's closing row: Cancel, then the submit button. */
+export function DialogButtons({ busy, submitLabel, onCancel, disabled = false }: { busy: boolean; submitLabel: string; onCancel: () => void; disabled?: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <div className="mt-4 flex justify-end gap-2">
+      <button type="button" className="btn" onClick={onCancel} disabled={busy}>{t('common.cancel')}</button>
+      <button type="submit" className="btn btn-primary" disabled={busy || disabled}>{busy ? t('common.saving') : submitLabel}</button>
+    </div>
+  );
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PASSWORD_MAX } from './constants';
 import { ALL_ACTIONS, type Action } from './actions';
+import { idValue } from './common';
 
 /** Lengths are bounded so junk input is a 400, never a database error. */
 const username = z.string().trim().min(1).max(64);
@@ -37,7 +38,7 @@ export const patchMeInput = z
  */
 export const suggestionsQuery = z.object({
   q: z.string().trim().max(64).default(''),
-  bucketId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  bucketId: idValue.optional(),
   action: z.enum(ALL_ACTIONS as [Action, ...Action[]]).optional(),
 }).refine((v) => v.action === undefined || v.bucketId !== undefined, { path: ['action'], message: 'action needs bucketId' });
 

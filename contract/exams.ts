@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuerySchema, type Filter, type Operator } from './common';
+import { idValue, isoDateTime, isoDay, pageQuerySchema, type Filter, type Operator } from './common';
 import { LANGUAGES, PAST_EXAMS_MAX, PATIENT_SOURCES, POLL_PAGE_SIZE } from './constants';
 import type { ReportStatus } from './reports';
 
@@ -176,7 +176,7 @@ export const pastExamsQuery = z.object({
 }).strict();
 
 const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
-const isoTime = z.iso.datetime({ offset: true });
+const isoTime = isoDateTime;
 
 /**
  * POST exams/{id}: the editable fields (absent = unchanged, null clears). The patient-source rule of core §3
@@ -186,7 +186,7 @@ export const examUpdateInput = z.object({
   patientName: z.string().trim().min(1).max(128).optional(),
   patientId: z.string().trim().min(1).max(64).optional(),
   patientGender: z.enum(EXAM_GENDERS).optional(),
-  patientDob: z.iso.date().nullable().optional(),
+  patientDob: isoDay.nullable().optional(),
   visitAge: z.string().regex(/^\d{1,3}[YMWD]$/, 'a number and one of Y, M, W, D').nullable().optional(),
   weight: z.number().positive().max(1000).nullable().optional(),
   height: z.number().positive().max(300).nullable().optional(),
@@ -232,7 +232,7 @@ export function missingSourceFields(exam: Partial<Record<string, unknown>> & { p
   });
 }
 
-export const examDetailQuery = z.object({ reportId: z.coerce.number().int().positive().max(2_147_483_647).optional() }).strict();
+export const examDetailQuery = z.object({ reportId: idValue.optional() }).strict();
 
 /** A report of the exam as the detail drawer lists it. */
 export interface ExamReportSummary {
@@ -347,7 +347,7 @@ export type ColourRuleCreateInput = z.input<typeof colourRuleCreateInput>;
 /** Update replaces the rule's fields (the settings form sends the whole rule); the group does not change. */
 export const colourRuleUpdateInput = checked(colourRuleFields.extend({ id: z.number().int().positive().max(2_147_483_647) }).strict());
 export type ColourRuleUpdateInput = z.input<typeof colourRuleUpdateInput>;
-export const colourRuleGroupQuery = z.object({ groupId: z.coerce.number().int().positive().max(2_147_483_647) }).strict();
+export const colourRuleGroupQuery = z.object({ groupId: idValue }).strict();
 
 export interface ColourRule {
   id: number;

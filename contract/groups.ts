@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MATCH_DOB, type MatchDob } from './registry';
 import type { Group } from './domain';
+import { idValue } from './common';
 
 /**
  * Group administration (areas §3 Group, §5, §6, §7 "Groups", §8): the group itself and its flags, its members, its
@@ -25,7 +26,7 @@ export const NOTIFICATION_TYPES = ['exam', 'consultation', 'criticalValue', 'rem
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 const dbId = z.number().int().positive().max(2_147_483_647);
-const paramId = z.coerce.number().int().positive().max(2_147_483_647);
+const paramId = idValue;
 const optionalUrl = z.string().trim().max(1024).nullable().transform((v) => (v === '' ? null : v));
 
 export const groupParams = z.object({ id: paramId });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimalInt, idValue } from './common';
 
 /** Report images (core §2 report workspace "capture key images", §5: at most 6, each ≤ 5 MB). */
 export interface KeyImage {
@@ -17,8 +18,8 @@ export interface KeyImage {
 
 /** Text fields of the key image form (sent before the file; all optional). */
 export const keyImageFields = z.object({
-  instanceId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
-  frame: z.coerce.number().int().min(0).max(100_000).optional(),
+  instanceId: idValue.optional(),
+  frame: decimalInt(0, 100_000).optional(),
   description: z.string().trim().max(256).optional(),
 });
 
@@ -40,10 +41,10 @@ export interface PresignedUrl {
 }
 
 export const attachmentParams = z.object({
-  id: z.coerce.number().int().positive().max(2_147_483_647),
-  attachmentId: z.coerce.number().int().positive().max(2_147_483_647),
+  id: idValue,
+  attachmentId: idValue,
 });
 export const keyImageParams = z.object({
-  id: z.coerce.number().int().positive().max(2_147_483_647),
-  imageId: z.coerce.number().int().positive().max(2_147_483_647),
+  id: idValue,
+  imageId: idValue,
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuerySchema, type Operator } from './common';
+import { isoDateTime, isoDay, pageQuerySchema, type Operator } from './common';
 import { AGE_UNITS, PATIENT_SOURCES } from './constants';
 import { EXAM_GENDERS } from './exams';
 
@@ -53,14 +53,14 @@ export const SOURCE_SCOPES = ['internal', 'external', 'all'] as const;
 export type SourceScope = (typeof SOURCE_SCOPES)[number];
 
 const optionalText = (max: number) => z.string().trim().max(max).nullable().optional().transform((v) => (v === '' ? null : v ?? null));
-const isoTime = z.iso.datetime({ offset: true });
+const isoTime = isoDateTime;
 
 export const registryPatient = z.object({
   patientName: z.string().trim().min(1).max(128),
   /** Absent: the server gives the patient a new id. */
   patientId: optionalText(64),
   patientGender: z.enum(EXAM_GENDERS),
-  patientDob: z.iso.date().nullable().optional(),
+  patientDob: isoDay.nullable().optional(),
   age: z.number().int().min(0).max(150).nullable().optional(),
   ageUnit: z.enum(AGE_UNITS).default('Y'),
   phone: z.string().trim().regex(/^[0-9+\- ]{0,32}$/, 'digits, +, - and spaces').nullable().optional(),
@@ -152,7 +152,7 @@ export const scheduleExportInput = z.object({
 /** POST buckets/{id}/registry/patients: earlier records of a person, by what the registrar typed. */
 export const patientLookupInput = z.object({
   q: z.string().trim().min(1).max(64),
-  patientDob: z.iso.date().nullable().optional(),
+  patientDob: isoDay.nullable().optional(),
   limit: z.number().int().min(1).max(20).default(8),
 });
 

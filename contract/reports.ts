@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { REPORT_NOTE_MAX } from './constants';
+import { decimalInt, idValue } from './common';
 
 /**
  * Reports (core §3, §4, §5, §7 "Reports"). The lifecycle itself lives in machines/report.ts; this file
@@ -78,7 +79,7 @@ export function actionInput(action: ReportAction) {
 }
 
 export const reportActionParams = z.object({
-  id: z.coerce.number().int().positive().max(2_147_483_647),
+  id: idValue,
   action: z.enum(REPORT_ACTIONS),
 });
 
@@ -186,13 +187,13 @@ export interface TraceView extends TraceSummary {
 }
 
 export const traceParams = z.object({
-  id: z.coerce.number().int().positive().max(2_147_483_647),
-  traceId: z.coerce.number().int().positive().max(2_147_483_647),
+  id: idValue,
+  traceId: idValue,
 });
 
 export const diffTraceQuery = z.object({
-  fromId: z.coerce.number().int().positive().max(2_147_483_647),
-  toId: z.coerce.number().int().positive().max(2_147_483_647),
+  fromId: idValue,
+  toId: idValue,
 });
 
 export interface DiffPart {
@@ -303,11 +304,11 @@ export interface PrintKeyImage {
 
 /* ── report templates (the writing templates of the workspace) ── */
 
-export const templateTreeQuery = z.object({ bucketId: z.coerce.number().int().positive().max(2_147_483_647) });
+export const templateTreeQuery = z.object({ bucketId: idValue });
 export const templateSearchQuery = templateTreeQuery.extend({
   q: z.string().trim().min(1).max(64),
   modality: z.string().trim().max(8).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(30),
+  limit: decimalInt(1, 100).default(30),
 });
 
 export const templateUpsertInput = z.object({

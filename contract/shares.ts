@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimalInt, idValue, isoDay } from './common';
 import type { GENDERS } from './constants';
 
 /**
@@ -93,7 +94,7 @@ export const orgCodeParam = z.object({ orgCode: z.string().trim().min(1).max(35)
 export const verifiesInput = z.object({
   patientId: z.string().trim().min(1).max(64),
   patientName: z.string().trim().min(1).max(128),
-  patientDob: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  patientDob: isoDay,
 });
 export const examReportsQuery = z.object({
   orgCode: z.string().trim().min(1).max(35),
@@ -117,9 +118,9 @@ export interface Publication {
 /** The most rows one page of GET report-publish/list gives. */
 export const PUBLICATIONS_PAGE_MAX = 200;
 export const publicationsQuery = z.object({
-  bucketId: z.coerce.number().int().positive().max(2_147_483_647),
-  skip: z.coerce.number().int().min(0).max(1_000_000).default(0),
-  limit: z.coerce.number().int().min(1).max(PUBLICATIONS_PAGE_MAX).default(50),
+  bucketId: idValue,
+  skip: decimalInt(0, 1_000_000).default(0),
+  limit: decimalInt(1, PUBLICATIONS_PAGE_MAX).default(50),
 });
 
 /** GET reports/{id}/publish: whether the report is on its organisation's patient-facing list now. */

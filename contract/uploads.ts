@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimalInt, idValue, isoDateTime, isoDay } from './common';
 import { GENDERS, PATIENT_SOURCES } from './constants';
 
 /**
@@ -25,7 +26,7 @@ export const studyUploadInput = z.object({
   patientName: z.string().trim().min(1).max(128),
   patientId: z.string().trim().min(1).max(64),
   patientGender: z.enum(GENDERS).default('U'),
-  patientDob: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullish(),
+  patientDob: isoDay.nullish(),
   visitAge: z.string().trim().regex(/^\d{1,3}[YMWD]$/).nullish(),
   modality: z.string().trim().toUpperCase().regex(/^[A-Z0-9]{1,8}$/),
   bodyPart: optional(64),
@@ -40,7 +41,7 @@ export const studyUploadInput = z.object({
   outpatientId: optional(64),
   physicalExamId: optional(64),
   /** ISO date-time; the study's date and time from the files, else the upload time. */
-  examTime: z.iso.datetime({ offset: true }).nullish(),
+  examTime: isoDateTime.nullish(),
 }).superRefine((v, ctx) => {
   // core §3: extra fields by patient source.
   const need = (field: keyof typeof v) => { if (!v[field]) ctx.addIssue({ code: 'custom', path: [field], message: 'required' }); };
@@ -53,9 +54,9 @@ export type StudyUploadInput = z.input<typeof studyUploadInput>;
 /** The body of POST upload-tokens/{token}/studies and POST upload-codes/{code}/studies is the same exam info. */
 
 export const refreshCredentialsQuery = z.object({
-  examId: z.coerce.number().int().positive().max(2_147_483_647),
+  examId: idValue,
   /** Seconds the new credentials should live. */
-  delta: z.coerce.number().int().min(60).max(UPLOAD_CREDENTIALS_MAX_TTL_SECONDS).default(UPLOAD_CREDENTIALS_TTL_SECONDS),
+  delta: decimalInt(60, UPLOAD_CREDENTIALS_MAX_TTL_SECONDS).default(UPLOAD_CREDENTIALS_TTL_SECONDS),
   /** Current credentials, for uploaders who are not members of the organisation (organisation token, upload code). */
   token: z.string().max(2048).optional(),
 });

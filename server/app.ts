@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -12,7 +12,7 @@ import type { Deps } from './deps';
 import { domainRoutes } from './domain/routes';
 import { examRoutes } from './exams/routes';
 import { groupRoutes } from './groups/routes';
-import { installErrorHandler } from './http/errors';
+import { frameworkErrors, installErrorHandler } from './http/errors';
 import { imageRoutes } from './images/routes';
 import { organizationRoutes } from './organizations/routes';
 import { packageRoutes } from './packages/routes';
@@ -26,10 +26,27 @@ import { viewerRoutes } from './viewer/routes';
 /** One plugin per area under /api/v1; later areas add their own line here. */
 const AREAS = [domainRoutes, accountRoutes, realmRoutes, groupRoutes, fileRoutes, uploadRoutes, viewerRoutes, imageRoutes, packageRoutes, shareRoutes, reportRoutes, examRoutes, consultationRoutes, registryRoutes, callingRoutes, organizationRoutes];
 
-export async function buildApp(deps: Deps, opts: { logger?: boolean; serveClient?: boolean; trustProxy?: TrustProxy } = {}): Promise<FastifyInstance> {
+/** The whole request (headers and body) must have arrived by then: see REQUEST_TIMEOUT_MS in server/config.ts. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60_000;
+/** The headers must have arrived by then (Node's default is 60 s; a slow client needs no more for a few lines). */
+const HEADERS_TIMEOUT_MS = 30_000;
+
+export async function buildApp(deps: Deps, opts: { logger?: boolean; serveClient?: boolean; trustProxy?: TrustProxy; requestTimeoutMs?: number; onRoute?: (route: RouteOptions) => void } = {}): Promise<FastifyInstance> {
+  const requestTimeout = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: 2 * 1024 * 1024,
+    // A body that stops arriving (a stalled or slow-drip client) is cut off: Node answers 408 and closes the
+    // connection once the request has taken longer than requestTimeout. Node checks open connections every
+    // connectionsCheckingInterval, so that is kept well below the timeout. Only the request's arrival is timed: a
+    // long handler, a download or a screen's event stream is not.
+    requestTimeout,
+    http: {
+      headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout),
+      connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(requestTimeout / 4))),
+    },
+    // Router errors (a path parameter over maxParamLength, a path that does not decode) leave as 400 ParamsError.
+    frameworkErrors,
     // Off unless configured: otherwise any caller could choose req.ip (the login throttle's per-address key).
     trustProxy: typeof opts.trustProxy === 'number' ? trustHops(opts.trustProxy) : (opts.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: true },
@@ -37,6 +54,8 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; serveClient
   const indexFile = path.join(deps.config.clientDir, 'index.html');
   const serveClient = Boolean(opts.serveClient && existsSync(indexFile));
   installErrorHandler(app, { serveIndex: serveClient });
+  // Tests list every route this way (tests/api/fuzz.test.ts).
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   await app.register(authPlugin, { deps });
   await app.register(async (api) => {
     for (const area of AREAS) await api.register(area, { deps });

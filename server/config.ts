@@ -20,6 +20,8 @@ export interface Config {
    * address the login throttle counts against.
    */
   trustProxy: TrustProxy;
+  /** REQUEST_TIMEOUT_MS: a request whose headers and body have not all arrived by then is answered 408 and closed. */
+  requestTimeoutMs: number;
 }
 
 export type TrustProxy = boolean | number | string[];
@@ -38,6 +40,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: env.SEED_DEMO !== '0',
     clientDir: path.resolve(env.CLIENT_DIR ?? './dist'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    // Ten minutes: a 1 GiB DICOM file arrives in that time over about 15 Mbit/s; a stalled body is cut off then.
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 10 * 60_000, 1000, 24 * 3600_000),
   };
 }
 

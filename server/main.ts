@@ -14,7 +14,7 @@ if (config.seedDemo) await seedDemoIfEmpty(database.db, { scryptCost: config.scr
 const app = await buildApp({
   db: database.db, dbKind: database.kind, clock: systemClock,
   tokens: createTokens(config.tokenSecret, config.tokenTtlSeconds), config, storage,
-}, { logger: process.env.LOG !== '0', serveClient: true, trustProxy: config.trustProxy });
+}, { logger: process.env.LOG !== '0', serveClient: true, trustProxy: config.trustProxy, requestTimeoutMs: config.requestTimeoutMs });
 await app.listen({ port: config.port, host: config.host });
 const ms = Math.round(performance.now() - started);
 app.log.info(`listening on http://localhost:${config.port} (${database.kind}) after ${ms} ms`);

@@ -10,7 +10,7 @@ import { checkPassword } from '../../contract/password';
 import { assertMember, isGroupAdmin, memberActions, type Access } from '../access/access';
 import { authOf, type AccountRow } from '../auth/plugin';
 import { decoyHash, hashPassword, verifyPassword } from '../auth/password';
-import { assertNotBlocked, clearCounter, count, loginAccountKey, loginKeys } from '../http/rateLimit';
+import { assertNotBlocked, clearCounter, count, limitRequest, loginAccountKey, loginKeys, RATE_RULES } from '../http/rateLimit';
 import { accounts, bucketMembers, buckets, domains, groupMembers } from '../db/schema';
 import type { Deps } from '../deps';
 import { ApiError, fail } from '../http/errors';
@@ -68,6 +68,8 @@ export async function accountRoutes(app: FastifyInstance, { deps }: { deps: Deps
     const input = parse(registerInput, req.body);
     const [domain] = await db.select().from(domains).limit(1);
     if (!domain?.allowRegistration) fail('RegistrationClosed');
+    // Per address, like login: one address cannot open accounts by the dozen (nor make the server hash for them).
+    await limitRequest(db, `register-ip:${req.ip}`, deps.clock.now(), RATE_RULES.registerAddress);
     if (checkPassword(input.password) !== null) fail('PasswordTooSimple');
     if (await findByUsername(input.username)) fail('UsernameTaken');
     const passwordHash = await hashPassword(input.password, deps.config.scryptCost);

@@ -3,9 +3,10 @@ import type { Filter, Sort } from '../../contract/common';
 import { QUEUE_FILTER_FIELDS, QUEUE_SORT_FIELDS, QUEUE_STATUSES, type QueueFilterField } from '../../contract/calling';
 import { exams, queueEntries } from '../db/schema';
 import { compileListFilters, containsPattern, oneOf, orderOf as listOrder, valueKinds, type ListOrder, type ListQuery, type ValueKind } from '../http/pageQuery';
+import { filterDay } from '../http/filterValues';
 
 /** Queue entries on the shared page-query engine: the whitelist is contract/calling.ts (the query joins exams). */
-const day: ValueKind = { read: (v) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) ? v : undefined), expects: 'a day YYYY-MM-DD' };
+const day: ValueKind = { read: (v) => filterDay(v) ?? undefined, expects: 'a day YYYY-MM-DD' };
 
 const LIST: ListQuery<QueueFilterField> = {
   resource: 'queue-exams',

@@ -5,7 +5,7 @@ import {
   callingSettingsInput, callNextInput, checkInInput, queueActionInput, queueTypeInput, resortInput, SCREEN_TOKENS_MAX, screenTokenInput,
   type CheckInCandidate, type QueueEntry,
 } from '../../contract/calling';
-import { idParam, pageQuerySchema } from '../../contract/common';
+import { idParam, idValue, pageQuerySchema } from '../../contract/common';
 import { resortIdsInput } from '../../contract/organizations';
 import { instantOf } from '../../contract/days';
 import { authOf } from '../auth/plugin';
@@ -25,9 +25,9 @@ import { screenRoutes } from './screen';
 import { issueToken, listTokens, liveTokenCount, revokeToken } from './screenTokens';
 
 /** The call queue (areas §7 "Call queue"): queue types, today's entries and their actions, screen tokens, the screens' stream, speech. */
-const bucketParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
-const typeParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647), typeId: z.coerce.number().int().positive().max(2_147_483_647) });
-const tokenParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647), tokenId: z.coerce.number().int().positive().max(2_147_483_647) });
+const bucketParam = z.object({ id: idValue });
+const typeParams = z.object({ id: idValue, typeId: idValue });
+const tokenParams = z.object({ id: idValue, tokenId: idValue });
 const candidateQuery = z.object({ q: z.string().trim().max(64).default('') });
 
 export async function callingRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {

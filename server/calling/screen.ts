@@ -9,6 +9,7 @@ import type { CallingHub } from './hub';
 import { screenState } from './present';
 import { screenTokenBucket } from './screenTokens';
 import { speak } from './tts';
+import { idValue } from '../../contract/common';
 
 /**
  * The waiting-room screen's calls: its state, its Server-Sent Events stream and speech. A screen has no login
@@ -16,7 +17,7 @@ import { speak } from './tts';
  * of the organisation with a calling right may open the same calls. Both paths are served:
  * buckets/{id}/screen/… and calling/{id}/screen/… (the first screen's).
  */
-const bucketParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+const bucketParam = z.object({ id: idValue });
 const screenQuery = z.object({ token: z.string().max(128).optional(), once: z.enum(['1']).optional() }).passthrough();
 /** The screen's calls authenticate by screen token themselves (a signed-in member's bearer token works too). */
 const pub = { config: { public: true } };

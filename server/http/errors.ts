@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_STATUS, type ErrorCode } from '../../contract/errors';
 
 /** Default English messages; the client shows its own translation of the code. */
@@ -85,6 +85,32 @@ export const fail = (code: ErrorCode, message?: string, details?: Record<string,
   throw new ApiError(code, message, details);
 };
 
+/**
+ * Whether an error is the form parser's word on a broken body: no boundary, a part cut off mid-way, the request
+ * closed before the form ended. The parser (busboy) throws most of these as plain Errors without a status, so they
+ * would be 500s; they are the sender's fault. formFile/fileBytes (server/http/multipart.ts) and, for files streamed
+ * to storage, the error handler below turn them into 400 ParamsError.
+ */
+export function isBrokenForm(err: unknown): boolean {
+  if (!(err instanceof Error) || err instanceof ApiError) return false;
+  const code = (err as { code?: unknown }).code;
+  if (code === 'FST_MP_PREMATURE_CLOSE' || code === 'FST_PROTO_VIOLATION' || code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return true;
+  return /^Multipart: Boundary not found$|^Boundary required$|unexpected end of multipart data$|^Malformed part header$|^Unexpected end of form$/i.test(err.message);
+}
+
+const isForm = (req: FastifyRequest) => /^multipart\//i.test(req.headers['content-type'] ?? '');
+
+const paramsError = { code: 'ParamsError', message: MESSAGES.ParamsError } as const;
+
+/**
+ * Fastify's router errors, answered before any route runs: a path parameter over maxParamLength (414
+ * FST_ERR_MAX_PARAM_LENGTH) or a path that does not decode (FST_ERR_BAD_URL). Both are bad input: 400 ParamsError.
+ * Given to Fastify as its `frameworkErrors` option (server/app.ts).
+ */
+export function frameworkErrors(_err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  void reply.status(400).send(paramsError);
+}
+
 /** Every error leaves as `{ code, message }`; Fastify's own 4xx (bad JSON, body too large) become ParamsError. */
 export function installErrorHandler(app: FastifyInstance, opts: { serveIndex?: boolean } = {}): void {
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
@@ -92,7 +118,7 @@ export function installErrorHandler(app: FastifyInstance, opts: { serveIndex?: b
       return reply.status(err.status).send({ code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) });
     }
     const status = (err as FastifyError).statusCode ?? 500;
-    if (status >= 400 && status < 500) {
+    if ((status >= 400 && status < 500) || (isForm(req) && isBrokenForm(err))) {
       return reply.status(400).send({ code: 'ParamsError', message: MESSAGES.ParamsError });
     }
     req.log.error(err);

@@ -1,4 +1,4 @@
-import type { Filter } from '../../contract/common';
+import { inDateRange, type Filter } from '../../contract/common';
 
 type Scalar = Filter['values'][number];
 
@@ -18,12 +18,17 @@ function realDay(iso: string): boolean {
  * one (the caller names the filter in its 400).
  */
 export function filterTime(v: Scalar): Date | null {
-  if (typeof v !== 'string' || !ISO.test(v) || !realDay(v)) return null;
+  if (typeof v !== 'string' || !ISO.test(v) || !realDay(v) || !inDateRange(v)) return null;
   const t = new Date(v);
   return Number.isNaN(t.getTime()) ? null : t;
 }
 
 /** A row id: a non-negative 32-bit integer (the columns' type), so a bigger one is a 400, not a database error. */
+/** A calendar day YYYY-MM-DD that exists, in the stored years (contract/common.ts). */
+export function filterDay(v: Scalar): string | null {
+  return typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && realDay(v) && inDateRange(v) ? v : null;
+}
+
 export function filterId(v: Scalar): number | null {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 2_147_483_647 ? v : null;
 }

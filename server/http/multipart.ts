@@ -1,6 +1,6 @@
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../http/errors';
+import { ApiError, isBrokenForm } from '../http/errors';
 
 export interface FormUpload {
   /** The text fields sent before the file (the permit `token` must come first). */
@@ -8,10 +8,18 @@ export interface FormUpload {
   file: MultipartFile;
 }
 
+const brokenForm = () => new ApiError('ParamsError', 'The form data is malformed or incomplete');
+
 /** The one file of a form upload with the fields before it; a request that is not form data is a ParamsError. */
 export async function formFile(req: FastifyRequest, maxBytes: number): Promise<FormUpload> {
   if (!req.isMultipart()) throw new ApiError('ParamsError', 'Expected multipart/form-data with a file');
-  const file = await req.file({ limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: 8192 } });
+  let file: MultipartFile | undefined;
+  try {
+    file = await req.file({ limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: 8192 } });
+  } catch (err) {
+    if (isBrokenForm(err)) throw brokenForm();
+    throw err;
+  }
   if (!file) throw new ApiError('ParamsError', 'No file in the form');
   const fields: Record<string, string> = {};
   for (const [name, value] of Object.entries(file.fields)) {
@@ -30,6 +38,7 @@ export async function fileBytes(file: MultipartFile, tooLarge: () => ApiError): 
   } catch (err) {
     if (err instanceof ApiError) throw err;
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    if (isBrokenForm(err)) throw brokenForm();
     throw err;
   }
 }

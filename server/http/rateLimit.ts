@@ -20,6 +20,8 @@ export const RATE_RULES = {
   loginAccount: { limit: 5, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE },
   /** Failed logins per address, whichever accounts they named. */
   loginAddress: { limit: 20, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE },
+  /** Self-registrations (well-formed ones, counted before the password is hashed) per address and hour. */
+  registerAddress: { limit: 10, windowMs: 60 * MINUTE },
 } as const satisfies Record<string, RateRule>;
 
 interface CounterRow { count: number; window_start: string | Date; blocked_until: string | Date | null }

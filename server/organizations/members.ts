@@ -9,6 +9,7 @@ import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { parse } from '../http/validate';
 import { adminWrite, orgOf, type Tx } from './resource';
+import { idValue } from '../../contract/common';
 
 /**
  * The organisation's members (areas §6): only members of its group can join; levels are BUCKET_ACCESS. The last
@@ -17,7 +18,7 @@ import { adminWrite, orgOf, type Tx } from './resource';
  * Removing a member also drops their role mappings there. A change counts from the member's next request
  * (server/access/access.ts reads memberships and roles per request).
  */
-const memberParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647), accountId: z.coerce.number().int().positive().max(2_147_483_647) });
+const memberParams = z.object({ id: idValue, accountId: idValue });
 
 export async function listMembers(db: Db | Tx, bucketId: number, accountId?: number): Promise<OrganizationMember[]> {
   const rows = await db.select({

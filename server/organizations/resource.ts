@@ -10,6 +10,7 @@ import { ApiError } from '../http/errors';
 import { parse } from '../http/validate';
 import { organizationFor, type Need, type OrgContext } from './access';
 import { nextSortOrder, resortList, type OrderedList } from '../http/order';
+import { idValue } from '../../contract/common';
 
 /**
  * The plumbing every organisation endpoint shares: the caller's level (./access), parsing, one transaction per write
@@ -18,7 +19,7 @@ import { nextSortOrder, resortList, type OrderedList } from '../http/order';
  */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
-const INT = z.coerce.number().int().positive().max(2_147_483_647);
+const INT = idValue;
 export const bucketParam = z.object({ id: INT });
 export const itemParams = (name: string) => z.object({ id: INT, [name]: INT }) as unknown as z.ZodType<{ id: number } & Record<string, number>>;
 

@@ -9,13 +9,14 @@ import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { parse } from '../http/validate';
 import { adminWrite, orgOf, type Tx } from './resource';
+import { idValue } from '../../contract/common';
 
 /**
  * Custom roles (areas §6): a name unique in the organisation (any case) and actions from the catalogue
  * (contract/actions.ts; others: 400 UnknownAction), mapped to members of the organisation only (400 NotBucketMember).
  * Access is read per request (server/access/access.ts), so a change applies from the member's next request.
  */
-const roleParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647), roleId: z.coerce.number().int().positive().max(2_147_483_647) });
+const roleParams = z.object({ id: idValue, roleId: idValue });
 
 export const ACTION_CATALOGUE: ActionCategory[] = (Object.keys(ACTIONS) as (keyof typeof ACTIONS)[])
   .map((category) => ({ category, actions: [...ACTIONS[category]] as Action[] }));

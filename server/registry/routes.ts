@@ -1,7 +1,7 @@
 import { asc, eq, and } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { idParam } from '../../contract/common';
+import { decimalInt, ID_MAX, idParam, idValue } from '../../contract/common';
 import type { RegistrySetup } from '../../contract/registry';
 import {
   examStatusInput, matchInput, patientLookupInput, registryCreateInput, registryExamLine, registryPageQuery, registryUpdateInput,
@@ -22,10 +22,10 @@ import { cancelLine, deleteLine, extendLine, matchLine, revokeLine, setStatus } 
 import { createRegistration, updateRegistration } from './write';
 
 /** The registry area (areas §7 "Registry"): the desk's setup, list, look-up, registrations, line actions, export. */
-const bucketParam = z.object({ id: z.coerce.number().int().max(2_147_483_647) });
-const versionQuery = z.object({ version: z.coerce.number().int().min(0) });
-const pairParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647), scheduledId: z.coerce.number().int().positive().max(2_147_483_647) });
-const orderQuery = z.object({ bucketId: z.coerce.number().int().positive().max(2_147_483_647), orderId: z.string().trim().min(1).max(64) });
+const bucketParam = z.object({ id: idValue });
+const versionQuery = z.object({ version: decimalInt(0, ID_MAX) });
+const pairParams = z.object({ id: idValue, scheduledId: idValue });
+const orderQuery = z.object({ bucketId: idValue, orderId: z.string().trim().min(1).max(64) });
 const schedulesInput = z.object({ exams: z.array(registryExamLine).min(1).max(50) });
 
 /** Areas §5: the registry query without a current organisation answers 'params error'. */

@@ -28,6 +28,11 @@ export async function ingestDicom(deps: Pick<Deps, 'db' | 'storage' | 'clock'>, 
   const maxBytes = opts.maxBytes ?? DICOM_MAX_BYTES;
   const key = `dicom/${target.bucketId}/${target.examId}/${storedName('dcm')}`;
   const capture = new HeadAndTail(HEAD_BYTES, 8);
+  // pipe() does not pass an error on: a body that fails (a form cut off mid-part) would leave storage waiting forever,
+  // and one that failed already (before this was called) would never end at all.
+  if (body.errored) throw body.errored;
+  if (body.destroyed) throw new ApiError('ParamsError', 'The file ended before it was complete');
+  body.once('error', (err) => capture.destroy(err));
   try {
     await deps.storage.put(key, body.pipe(capture), { maxBytes, contentType: 'application/dicom' });
   } catch (err) {

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { idParam } from '../../contract/common';
+import { idParam, idValue } from '../../contract/common';
 import { EXTENSIONS, POLICY_LIMITS, sniffType, type SniffedType } from '../../contract/files';
 import type { PolicyKind } from '../../contract/uploads';
 import { assertCan, assertMember, can } from '../access/access';
@@ -17,7 +17,7 @@ import { fileBytes, formFile } from '../http/multipart';
 const pub = { config: { public: true } };
 // A stored name's rule (server/storage/types.ts): it starts with a letter or digit.
 const fileName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{7,63}\.(png|jpg|webp|pdf)$/);
-const avatarParams = z.object({ accountId: z.coerce.number().int().positive().max(2_147_483_647), name: fileName });
+const avatarParams = z.object({ accountId: idValue, name: fileName });
 const formParams = idParam.extend({ name: fileName });
 const downloadQuery = z.object({ token: z.string().max(4096).optional() });
 const TYPE_OF_EXTENSION = Object.fromEntries(Object.entries(EXTENSIONS).map(([type, ext]) => [ext, type])) as Record<string, SniffedType>;

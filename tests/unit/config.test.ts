@@ -22,6 +22,12 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads REQUEST_TIMEOUT_MS (default ten minutes) and refuses a bad one at start', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).requestTimeoutMs).toBe(600_000);
+    expect(loadConfig({ DATA_DIR: dataDir(), REQUEST_TIMEOUT_MS: '30000' }).requestTimeoutMs).toBe(30_000);
+    for (const bad of ['0', '-1', 'abc', '1.5', String(25 * 3600_000)]) expect(() => loadConfig({ DATA_DIR: dataDir(), REQUEST_TIMEOUT_MS: bad })).toThrow(/REQUEST_TIMEOUT_MS/);
+  });
+
   it('generates the token secret once into DATA_DIR, readable by the owner only, and keeps it across restarts', () => {
     const dir = dataDir();
     const first = loadConfig({ DATA_DIR: dir }).tokenSecret;

@@ -21,8 +21,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 [ -d node_modules ] || npm ci --no-audit --no-fund
 
-step "lint";      run npx eslint --max-warnings 0 .
-step "typecheck"; run npx tsc -p tsconfig.json --noEmit
+# Lint and the type check are one process each: side by side they keep both cores busy; their output is printed in order.
+npx eslint --max-warnings 0 . > "$out/lint.txt" 2>&1 & lint=$!
+npx tsc -p tsconfig.json --noEmit > "$out/typecheck.txt" 2>&1 & types=$!
+step "lint";      wait $lint || status=1; cat "$out/lint.txt"
+step "typecheck"; wait $types || status=1; cat "$out/typecheck.txt"
 step "unit + model + api (PGlite)"
 # DATABASE_URL (set by .ci/run) would put this run on PostgreSQL too: the embedded database gets its own run.
 DATABASE_URL= run npx vitest run --reporter=default --reporter=json --outputFile.json="$out/vitest-pglite.json"

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { apiAs, freshCase, openWorkspace, reportAs } from './support/reportApi';
+import { apiAs, apiBase as base, freshCase, openWorkspace, reportAs } from './support/reportApi';
 import { looks } from './support/looks';
 import { openPalette, runFromPalette } from './support/palette';
 import { DEMO_PASSWORD, prefer, RAW_KEY, signIn } from './support/session';
@@ -17,7 +17,6 @@ mkdirSync(OUT, { recursive: true });
 test.describe.configure({ mode: 'serial' });
 
 const HOSPITAL = 1;
-const base = () => `http://localhost:${Number(process.env.E2E_PORT ?? 8181)}/api/v1/`;
 
 /** A real 1×1 PNG and a small real PDF: the server checks the bytes, not the names. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');

@@ -1,8 +1,10 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { DEMO_PASSWORD } from './session';
 
-/** Calls the e2e server's API directly (as the demo users), for setting up what a test starts from. */
-const base = () => `http://localhost:${Number(process.env.E2E_PORT ?? 8181)}/api/v1/`;
+/** Calls the e2e server's API directly (as the demo users), for setting up what a test starts from: the server of the
+ * running test's lane (playwright.config.ts). */
+export const apiBase = () => `${test.info().project.use.baseURL}/api/v1/`;
+const base = apiBase;
 
 const tokens = new Map<string, string>();
 

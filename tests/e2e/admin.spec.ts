@@ -206,6 +206,57 @@ test('group settings: features switch by keyboard and the navbar follows', async
   await expect(callingLink).toHaveCount(1);
 });
 
+test('a procedure step: its flags switch by keyboard, and Delete on the row asks before it deletes', async ({ page }) => {
+  const name = `Step ${String(Date.now()).slice(-6)}`;
+  const made = await apiAs<{ id: number }>('admin', 'POST', 'buckets/1/steps', { name, modality: 'CT' });
+  expect(made.status).toBe(200);
+  await prefer(page, { language: 'en' });
+  await signIn(page, 'admin');
+  await page.goto('/groups/1/organizations/1/procedures');
+  const row = page.getByTestId('ordered-list-steps').locator(`li[data-row-id="${made.body.id}"]`);
+  const during = row.locator('[data-step-flag="reportDuringExam"]');
+  await expect(during).toHaveAttribute('aria-pressed', 'false');
+  await during.focus();
+  await page.keyboard.press('Space');
+  await expect(during).toHaveAttribute('aria-pressed', 'true');
+  const stored = async () => (await apiAs<{ id: number; reportDuringExam: boolean; showLocalVideo: boolean; modality: string }[]>('admin', 'GET', 'buckets/1/steps')).body
+    .find((s) => s.id === made.body.id);
+  expect(await stored()).toMatchObject({ reportDuringExam: true, showLocalVideo: false, modality: 'CT' });
+
+  // Delete on the focused row: the dialog starts on Cancel (Escape keeps the step), then Delete confirms.
+  await row.focus();
+  await page.keyboard.press('Delete');
+  const dialog = page.getByRole('dialog', { name: 'Delete this entry?' });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(row).toBeVisible();
+  await row.focus();
+  await page.keyboard.press('Delete');
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(row).toHaveCount(0);
+  expect(await stored()).toBeUndefined();
+});
+
+test('a member leaves the group after a confirmation, and the group is gone from their list', async ({ page }) => {
+  const username = `leaver${String(Date.now()).slice(-6)}`;
+  const made = await apiAs<{ accountId: number }>('admin', 'POST', `groups/${GROUP}/members/create-account`, { username, name: 'Leaver', password: 'Leave2026!x' });
+  expect(made.status).toBe(201);
+  await prefer(page, { language: 'en' });
+  await signIn(page, username, 'Leave2026!x');
+  await page.goto(`/groups/${GROUP}`);
+  await expect(page.getByTestId('group-quality')).toBeVisible();
+  await expect(page.getByTestId('group-delete')).toHaveCount(0); // a member may leave, not delete
+  await page.getByTestId('group-quit').click();
+  const dialog = page.getByRole('dialog', { name: 'Leave this group?' });
+  await expect(dialog).toBeVisible();
+  await expect(page.getByTestId('group-danger-confirm')).toHaveText('Leave the group');
+  await page.getByTestId('group-danger-confirm').click();
+  await expect(page).toHaveURL(/\/groups$/);
+  const members = await apiAs<{ items: { username: string }[] }>('admin', 'POST', `groups/${GROUP}/members/query`, { filters: [{ field: 'username', operator: 'equal', values: [username] }], skip: 0, limit: 20 });
+  expect(members.status).toBe(200);
+  expect(members.body.items).toEqual([]);
+});
+
 // One run in CI (the suite's time: the dark theme in English; the whole grid with SCREENS=all).
 for (const [language, theme] of process.env.SCREENS === 'all' ? looks() : looks().slice(1)) {
   test(`looks: group and organisation administration, ${language} ${theme}`, async ({ page }) => {
@@ -216,6 +267,7 @@ for (const [language, theme] of process.env.SCREENS === 'all' ? looks() : looks(
     await signIn(page, 'admin');
     const screens: [string, string, string][] = [
       ['groups', '/groups', 'group-list'],
+      ['group-home', `/groups/${GROUP}`, 'group-quality'],
       ['group-organizations', `/groups/${GROUP}/organizations`, 'org-table'],
       ['group-members', `/groups/${GROUP}/members`, 'member-table'],
       ['group-settings', `/groups/${GROUP}/settings`, 'group-flags'],

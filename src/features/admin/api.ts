@@ -1,5 +1,5 @@
 import type {
-  AssignRule, CreateGroupInput, GroupAvailable, GroupDetail, GroupMember, GroupOrganization, GroupView, PatchGroupInput,
+  AssignRule, CreateGroupInput, GroupAvailable, GroupDetail, GroupMember, GroupOrganization, GroupQuality, GroupView, PatchGroupInput,
 } from '../../../contract/groups';
 import type {
   ActionCategory, Bodypart, CriticalValue, Department, Doctor, Organization, OrganizationMember, OrganizationPatch, Procedure,
@@ -16,6 +16,9 @@ export const groupsApi = {
   create: (input: CreateGroupInput) => http.post<GroupView>('groups', input),
   get: (id: number, options?: RequestOptions) => http.get<GroupDetail>(`groups/${id}`, options),
   patch: (id: number, input: PatchGroupInput) => http.patch<GroupView>(`groups/${id}`, input),
+  remove: (id: number) => http.delete(`groups/${id}`),
+  quit: (id: number) => http.post(`groups/${id}/quit`),
+  quality: (id: number, options?: RequestOptions) => http.get<GroupQuality>(`groups/${id}/quality`, options),
   members: (id: number, options?: RequestOptions) => http.get<GroupMember[]>(`groups/${id}/members`, options),
   invite: (id: number, username: string, accessLevel: 0 | 1) => http.post<GroupMember>(`groups/${id}/members/invite`, { username, accessLevel }),
   setMemberLevel: (id: number, accountId: number, accessLevel: 0 | 1) => http.patch<GroupMember>(`groups/${id}/members/${accountId}`, { accessLevel }),

@@ -3,8 +3,10 @@ import { Link } from 'wouter';
 import type { GroupDetail } from '../../../../contract/groups';
 import { Section } from '../ui/AdminFrame';
 import { FLAG_KEYS } from './flags';
+import { GroupDanger } from './GroupDanger';
+import { GroupQuality } from './GroupQuality';
 
-/** A group's home: what it is called, its size, and which features its members have. */
+/** A group's home: what it is called, its size, which features its members have, its report quality; leave or delete it. */
 export function GroupHome({ group }: { group: GroupDetail }) {
   const { t } = useTranslation();
   const on = FLAG_KEYS.filter((key) => group[key] === true);
@@ -33,6 +35,8 @@ export function GroupHome({ group }: { group: GroupDetail }) {
           ))}
         </ul>
       </Section>
+      <GroupQuality groupId={group.id} />
+      <GroupDanger group={group} />
     </>
   );
 }

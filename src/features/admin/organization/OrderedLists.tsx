@@ -11,7 +11,13 @@ import { useWrite } from '../ui/useWrite';
 /** The other ordered lists of an organisation: each its own add form, all re-sorted the same way (server/http/order.ts). */
 export type OrderedKind = 'steps' | 'device-groups' | 'devices' | 'queue-types';
 
-interface Row { id: number; name: string; modality?: string | null; room?: string | null; prefix?: string; aeTitle?: string | null }
+interface Row {
+  id: number; name: string; modality?: string | null; room?: string | null; prefix?: string; aeTitle?: string | null;
+  /** Steps only (areas §3): the report is written during the exam (no images needed); the local video is shown. */
+  bodyPart?: string | null; procedureId?: number | null; reportDuringExam?: boolean; showLocalVideo?: boolean;
+}
+type StepFlag = 'reportDuringExam' | 'showLocalVideo';
+const STEP_FLAGS: readonly StepFlag[] = ['reportDuringExam', 'showLocalVideo'];
 type Field = 'name' | 'modality' | 'room' | 'prefix' | 'aeTitle';
 
 const FIELDS: Record<OrderedKind, Field[]> = {
@@ -21,23 +27,25 @@ const FIELDS: Record<OrderedKind, Field[]> = {
   'queue-types': ['prefix', 'name', 'modality', 'room'],
 };
 
-function bodyOf(kind: OrderedKind, form: Record<Field, string>) {
+function bodyOf(kind: OrderedKind, form: Record<Field, string>, flags: Record<StepFlag, boolean>) {
   const text = (v: string) => (v.trim() === '' ? null : v.trim());
   if (kind === 'device-groups') return { name: form.name.trim() };
-  if (kind === 'steps') return { name: form.name.trim(), modality: form.modality.trim().toUpperCase() };
+  if (kind === 'steps') return { name: form.name.trim(), modality: form.modality.trim().toUpperCase(), ...flags };
   if (kind === 'devices') return { name: form.name.trim(), modality: form.modality.trim().toUpperCase(), aeTitle: text(form.aeTitle), room: text(form.room) };
   return { prefix: form.prefix.trim().toUpperCase(), name: form.name.trim(), modality: text(form.modality.toUpperCase()), room: text(form.room) };
 }
 
 const EMPTY: Record<Field, string> = { name: '', modality: '', room: '', prefix: '', aeTitle: '' };
+const NO_FLAGS: Record<StepFlag, boolean> = { reportDuringExam: false, showLocalVideo: false };
 
-/** One ordered list with its add form: Alt+↑/↓ or drag re-sorts, × deletes (asks first). */
+/** One ordered list with its add form: Alt+↑/↓ or drag re-sorts, × or Delete on the row deletes (asks first); a step's flags switch in place. */
 export function OrderedList({ orgId, kind }: { orgId: number; kind: OrderedKind }) {
   const { t } = useTranslation();
   const ids = useId();
   const base = `buckets/${orgId}/${kind}`;
   const list = useLoad(`admin:org:${orgId}:${kind}`, (signal) => http.get<Row[]>(base, { signal }));
   const [form, setForm] = useState(EMPTY);
+  const [flags, setFlags] = useState(NO_FLAGS);
   const [deleting, setDeleting] = useState<Row | null>(null);
   const { busy, run } = useWrite();
   const fields = FIELDS[kind];
@@ -50,10 +58,19 @@ export function OrderedList({ orgId, kind }: { orgId: number; kind: OrderedKind 
   };
   const add = async (event: FormEvent) => {
     event.preventDefault();
-    if (ready && await run(() => http.post(base, bodyOf(kind, form)), t('admin.ordered.added', { name: form.name.trim() }))) {
+    if (ready && await run(() => http.post(base, bodyOf(kind, form, flags)), t('admin.ordered.added', { name: form.name.trim() }))) {
       setForm(EMPTY);
+      setFlags(NO_FLAGS);
       list.reload();
     }
+  };
+
+  // A step keeps every other field as it is: the PUT sends the whole step with one flag turned over.
+  const toggle = (r: Row, flag: StepFlag) => {
+    const step = { name: r.name, modality: r.modality ?? '', bodyPart: r.bodyPart ?? null, procedureId: r.procedureId ?? null,
+      reportDuringExam: r.reportDuringExam === true, showLocalVideo: r.showLocalVideo === true, [flag]: r[flag] !== true };
+    void run(() => http.put(`${base}/${r.id}`, step), t(step[flag] ? 'admin.ordered.flagOn' : 'admin.ordered.flagOff', { name: r.name, flag: t(`admin.ordered.flags.${flag}`) }))
+      .then(() => list.reload());
   };
 
   return (
@@ -66,13 +83,19 @@ export function OrderedList({ orgId, kind }: { orgId: number; kind: OrderedKind 
               onChange={(e) => setForm((v) => ({ ...v, [f]: e.target.value }))} />
           </div>
         ))}
+        {kind === 'steps' && STEP_FLAGS.map((flag) => (
+          <label key={flag} className="flex h-7 items-center gap-1.5 text-xs">
+            <input type="checkbox" checked={flags[flag]} onChange={(e) => setFlags((v) => ({ ...v, [flag]: e.target.checked }))} />
+            {t(`admin.ordered.flags.${flag}`)}
+          </label>
+        ))}
         <button type="submit" className="btn btn-primary h-7 px-3 text-xs" disabled={busy || !ready}>{t('admin.org.add')}</button>
       </form>
       {!list.data ? <LoadState error={list.error} onRetry={list.reload} /> : list.data.length === 0 ? (
         <p className="text-[13px] text-fg-muted">{t('admin.ordered.empty')}</p>
       ) : (
         <div className="max-w-4xl">
-          <SortableList items={list.data} label={t(`admin.ordered.${kind}.title`)} onMove={move} disabled={busy} testId={`ordered-list-${kind}`}
+          <SortableList items={list.data} label={t(`admin.ordered.${kind}.title`)} onMove={move} onDelete={(r) => setDeleting(r)} disabled={busy} testId={`ordered-list-${kind}`}
             render={(r) => (
               <>
                 {r.prefix && <span className="w-8 shrink-0 font-mono text-xs font-semibold">{r.prefix}</span>}
@@ -80,6 +103,12 @@ export function OrderedList({ orgId, kind }: { orgId: number; kind: OrderedKind 
                 {r.modality && <span className="w-12 shrink-0 text-xs text-fg-muted">{r.modality}</span>}
                 {r.aeTitle && <span className="w-28 shrink-0 font-mono text-xs text-fg-muted">{r.aeTitle}</span>}
                 {r.room && <span className="w-24 shrink-0 truncate text-xs text-fg-muted">{r.room}</span>}
+                {kind === 'steps' && STEP_FLAGS.map((flag) => (
+                  <button key={flag} type="button" aria-pressed={r[flag] === true} disabled={busy} data-step-flag={flag} onClick={() => toggle(r, flag)}
+                    className={`h-6 shrink-0 rounded border px-1.5 text-[11px] ${r[flag] === true ? 'border-accent bg-accent-soft text-accent' : 'border-line text-fg-muted'}`}>
+                    {t(`admin.ordered.flags.${flag}`)}
+                  </button>
+                ))}
                 <button type="button" className="icon-button h-6 w-6 text-xs" tabIndex={-1} aria-label={t('admin.procedures.delete', { name: r.name })} onClick={() => setDeleting(r)}>×</button>
               </>
             )} />

@@ -9,10 +9,12 @@ import { useTranslation } from 'react-i18next';
  * with Alt+↑ / Alt+↓ (↑ ↓ alone move the focus). `onMove` gets the whole new order of ids — what the resort calls
  * take — and the focus stays on the moved row.
  */
-export function SortableList<T extends { id: number }>({ items, label, onMove, render, disabled = false, testId }: {
+export function SortableList<T extends { id: number }>({ items, label, onMove, onDelete, render, disabled = false, testId }: {
   items: readonly T[];
   label: string;
   onMove: (ids: number[], movedId: number) => void;
+  /** Delete (or Backspace) on a focused row: the caller asks before it deletes. */
+  onDelete?: (item: T) => void;
   render: (item: T) => ReactNode;
   disabled?: boolean;
   testId?: string;
@@ -34,6 +36,11 @@ export function SortableList<T extends { id: number }>({ items, label, onMove, r
   };
   const onKeyDown = (event: KeyboardEvent<HTMLLIElement>, id: number) => {
     if (event.target !== event.currentTarget) return;
+    if ((event.key === 'Delete' || event.key === 'Backspace') && onDelete && !disabled) {
+      const item = items.find((i) => i.id === id);
+      if (item) { event.preventDefault(); onDelete(item); }
+      return;
+    }
     const at = ids.indexOf(id);
     const step = event.key === 'ArrowUp' ? -1 : event.key === 'ArrowDown' ? 1 : 0;
     if (step === 0) return;

@@ -10,7 +10,7 @@ import { useWrite } from '../ui/useWrite';
 import { LoadState } from '../ui/states';
 import { OrderedList } from './OrderedLists';
 
-const EMPTY = { code: '', name: '', modality: 'CT', price: '' };
+const EMPTY = { code: '', name: '', enDescription: '', modality: 'CT', price: '' };
 
 /**
  * /groups/{g}/organizations/{o}/procedures: the organisation's procedures in their order (the registry offers them
@@ -31,7 +31,7 @@ export function OrganizationProcedures({ org }: { org: Organization }) {
   };
   const add = async (event: FormEvent) => {
     event.preventDefault();
-    const input = { code: form.code.trim(), name: form.name.trim(), modality: form.modality.trim().toUpperCase(), price: Number(form.price || 0), enDescription: null };
+    const input = { code: form.code.trim(), name: form.name.trim(), modality: form.modality.trim().toUpperCase(), price: Number(form.price || 0), enDescription: form.enDescription.trim() || null };
     if (input.code && input.name && await run(() => organizationsApi.createProcedure(org.id, input), t('admin.procedures.added', { name: input.name }))) {
       setForm(EMPTY);
       list.reload();
@@ -51,6 +51,7 @@ export function OrganizationProcedures({ org }: { org: Organization }) {
       <form onSubmit={add} className="mb-3 flex max-w-4xl flex-wrap items-end gap-2" data-testid="procedure-add">
         {field('code', t('admin.procedures.code'), 'w-28')}
         {field('name', t('admin.procedures.name'), 'min-w-48 flex-1')}
+        {field('enDescription', t('admin.procedures.enDescription'), 'min-w-40 flex-1')}
         {field('modality', t('admin.procedures.modality'), 'w-24')}
         {field('price', t('admin.procedures.price'), 'w-24')}
         <button type="submit" className="btn btn-primary h-7 px-3 text-xs" disabled={busy || !form.code.trim() || !form.name.trim()}>{t('admin.org.add')}</button>
@@ -62,11 +63,12 @@ export function OrganizationProcedures({ org }: { org: Organization }) {
               <>
                 <span className="w-20 shrink-0 font-mono text-xs text-fg-muted">{p.code}</span>
                 <span className="min-w-0 flex-1 truncate" data-procedure-name>{p.name}</span>
+                {p.enDescription && <span className="min-w-0 max-w-48 truncate text-xs text-fg-muted" lang="en">{p.enDescription}</span>}
                 <span className="w-12 shrink-0 text-xs text-fg-muted">{p.modality}</span>
                 <span className="w-20 shrink-0 text-right tabular-nums text-xs">{p.price.toFixed(2)}</span>
                 <button type="button" className="icon-button h-6 w-6 text-xs" tabIndex={-1} aria-label={t('admin.procedures.delete', { name: p.name })} onClick={() => setDeleting(p)}>×</button>
               </>
-            )} />
+            )} onDelete={(p) => setDeleting(p)} />
         </div>
       )}
       <ConfirmDialog open={deleting !== null} title={t('admin.procedures.deleteTitle')} confirmLabel={t('admin.delete')} busy={busy} focus="cancel"

@@ -166,7 +166,7 @@ export interface FilmView {
   exam: SharedExamHeader;
   state: SharedReportState;
   report: SharedReportContent | null;
-  /** The viewer: fetch `seriesPath` and each instance path with ?token=. */
+  /** The viewer: fetch `seriesPath` and each instance path with ?token= (a view token that ends with the film: its expiry or revocation). */
   viewer: { seriesPath: string; token: string; expires: number };
   expires: number;
 }

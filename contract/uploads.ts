@@ -57,7 +57,7 @@ export const refreshCredentialsQuery = z.object({
   examId: idValue,
   /** Seconds the new credentials should live. */
   delta: decimalInt(60, UPLOAD_CREDENTIALS_MAX_TTL_SECONDS).default(UPLOAD_CREDENTIALS_TTL_SECONDS),
-  /** Current credentials, for uploaders who are not members of the organisation (organisation token, upload code). */
+  /** Current credentials, for uploaders who are not members of the organisation (organisation token, upload code); renewed only while what issued them lives. */
   token: z.string().max(2048).optional(),
 });
 
@@ -91,9 +91,9 @@ export interface UploadableBucket {
 }
 
 export interface UploadCredentials {
-  /** Signed, scoped to one organisation and one exam, expiring. */
+  /** Signed, scoped to one organisation and one exam, expiring; ends with what issued it (session, organisation token or code). */
   token: string;
-  /** Unix seconds. */
+  /** Unix seconds; never past the end of what issued the credentials (the bearer's expiry, the code's). */
   expires: number;
   bucketId: number;
   examId: number;

@@ -1,11 +1,9 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { PolicyKind } from '../../contract/uploads';
 import { loadAccess, type Access } from '../access/access';
-import { accounts } from '../db/schema';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
-import { check, type DownloadClaims, type PolicyClaims } from './permits';
+import { checkLive, type DownloadClaims, type PolicyClaims } from './permits';
 
 /** Who is asking: the bearer's account, or the account a permit was issued to. */
 export interface Actor {
@@ -16,7 +14,8 @@ export interface Actor {
 /**
  * For routes that accept a bearer or a permit (form uploads whose body carries `token`, downloads
  * with `?token=`): these routes are public to the auth hook, so the check happens here. A permit's
- * account must still exist and be enabled; its permissions are read now, not when it was issued.
+ * session must still be alive (account enabled, its tokens not ended by logout: checkLive); its
+ * permissions are read now, not when it was issued.
  */
 export async function actorOf(
   req: FastifyRequest, deps: Deps,
@@ -26,14 +25,12 @@ export async function actorOf(
   if (!permit.token) throw new ApiError('JsonWebTokenError', 'No token');
   let accountId: number;
   if (permit.use === 'policy') {
-    const claims = check<PolicyClaims>(deps, 'policy', permit.token);
+    const { claims } = await checkLive<PolicyClaims>(deps, 'policy', permit.token);
     if (claims.p !== permit.kind) throw new ApiError('FileTokenInvalid');
-    accountId = claims.a;
+    accountId = claims.by.a;
   } else {
-    accountId = check<DownloadClaims>(deps, 'download', permit.token).a;
+    accountId = (await checkLive<DownloadClaims>(deps, 'download', permit.token)).claims.by.a;
   }
-  const [account] = await deps.db.select({ id: accounts.id, status: accounts.status }).from(accounts).where(eq(accounts.id, accountId));
-  if (!account || account.status !== 0) throw new ApiError('FileTokenInvalid');
   let access: Promise<Access> | null = null;
   return { accountId, access: () => (access ??= loadAccess(deps.db, accountId)) };
 }

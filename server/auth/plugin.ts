@@ -5,13 +5,14 @@ import type { Deps } from '../deps';
 import { accounts } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { loadAccess, type Access } from '../access/access';
-import type { TokenClaims } from './tokens';
+import type { VerifiedClaims } from './tokens';
+import { assertQueryPermitLive } from './permits';
 
 export type AccountRow = typeof accounts.$inferSelect;
 
 export interface Auth {
   account: AccountRow;
-  claims: TokenClaims;
+  claims: VerifiedClaims;
   /** Loaded on first use and kept for the request. */
   access(): Promise<Access>;
 }
@@ -34,6 +35,8 @@ export const authPlugin = fp<{ deps: Deps }>(async (app, { deps }) => {
     const token = bearer(req);
     if (req.routeOptions.config?.public) {
       if (token) req.auth = await authenticate(deps, token).catch(() => null);
+      // Permits die with their cause: a view permit in ?token= is checked here, before the image routes read it.
+      if (!req.auth) await assertQueryPermitLive(deps, req.query);
       return;
     }
     if (!req.routeOptions.url) return; // unknown route: the 404 handler answers

@@ -8,9 +8,14 @@ export interface TokenClaims {
   loginType: 'normal' | 'scan';
 }
 
+/** What a verified token says: its claims and when it expires (unix seconds), the end of what it issues (permits). */
+export interface VerifiedClaims extends TokenClaims {
+  exp: number;
+}
+
 export interface Tokens {
   issue(claims: TokenClaims, nowSeconds: number): Promise<{ accessToken: string; expires: number }>;
-  verify(token: string, nowSeconds: number): Promise<TokenClaims>;
+  verify(token: string, nowSeconds: number): Promise<VerifiedClaims>;
 }
 
 export function createTokens(secret: string, ttlSeconds: number): Tokens {
@@ -30,8 +35,8 @@ export function createTokens(secret: string, ttlSeconds: number): Tokens {
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], currentDate: new Date(now * 1000) });
         const sub = Number(payload.sub);
-        if (!Number.isInteger(sub) || typeof payload.tv !== 'number') throw new ApiError('JsonWebTokenError');
-        return { sub, tv: payload.tv, loginType: payload.lt === 'scan' ? 'scan' : 'normal' };
+        if (!Number.isInteger(sub) || typeof payload.tv !== 'number' || typeof payload.exp !== 'number') throw new ApiError('JsonWebTokenError');
+        return { sub, tv: payload.tv, loginType: payload.lt === 'scan' ? 'scan' : 'normal', exp: payload.exp };
       } catch (err) {
         if (err instanceof ApiError) throw err;
         if (err instanceof errors.JWTExpired) throw new ApiError('TokenExpiredError');

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { BODY_PARTS, CLINIC_IMPRESSIONS, DEPARTMENTS, GIVEN, SURNAMES } from './clinical';
+import { RANDOM_STUDY_UID_SQL } from './random';
 
 /**
  * Exams and reports by the million for benchmarks, generated inside the database (insert … select from
@@ -154,7 +155,7 @@ export async function insertBenchExams(db: Db, o: BenchSeedOptions): Promise<voi
           b.modality || ' ' || b.body_part, (${textArray(CLINIC_IMPRESSIONS)})[1 + floor(r.r_imp * ${CLINIC_IMPRESSIONS.length})::int],
           case when b.source = 'E' then '急诊科' when b.source = 'P' then '体检中心' else (${textArray(DEPARTMENTS)})[1 + floor(r.r_dept * ${DEPARTMENTS.length})::int] end,
           b.source = 'E' or r.r_urgent < 0.04, b.remote or r.r_tele < 0.02, b.remote or r.r_tele < 0.05, r.r_image < 0.97,
-          '1.2.826.0.1.3680043.8.498.' || (${examBase} + g),
+          ${sql.raw(RANDOM_STUDY_UID_SQL)},
           case when r.r_assign < 0.02 and (${intArray(assignees)})[b.org] > 0 then (${intArray(assignees)})[b.org] end,
           case when b.status <> 'none' then ${reportBase} + g end, nullif(b.status, 'none'),
           case when b.status <> 'none' then (${intArray(flat)})[(${intArray(starts)})[b.org] + floor(r.r_rep * (${intArray(o.orgs.map((x) => x.reporters.length))})[b.org])::int] end,

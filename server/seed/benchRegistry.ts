@@ -4,6 +4,7 @@ import * as t from '../db/schema';
 import { systemClock } from '../deps';
 import { CLINIC_IMPRESSIONS, DEPARTMENTS, GIVEN, SURNAMES } from './clinical';
 import { seedDemo } from './demo';
+import { RANDOM_STUDY_UID_SQL } from './random';
 
 /**
  * The registry benchmark's data (`npm run bench:registry`): the demo (accounts, the hospital as a registry
@@ -110,7 +111,7 @@ export async function insertBenchRegistrations(db: Db, o: RegistryBenchOptions):
           (${textArray(CLINIC_IMPRESSIONS)})[1 + floor(x.r_imp * ${CLINIC_IMPRESSIONS.length})::int],
           case when s.source = 'E' then '急诊科' when s.source = 'P' then '体检中心' else (${textArray(DEPARTMENTS)})[1 + floor(x.r_dept * ${DEPARTMENTS.length})::int] end,
           s.source = 'E', st.status = 'Performed' and not (${stepNoImages})[x.step],
-          case when st.status = 'Performed' and not (${stepNoImages})[x.step] then '1.2.826.0.1.3680043.8.498.9.' || x.id end,
+          case when st.status = 'Performed' and not (${stepNoImages})[x.step] then ${sql.raw(RANDOM_STUDY_UID_SQL)} end,
           st.status, x.scheduled, st.arrived,
           case when st.status = 'Performed' and not (${stepNoImages})[x.step] then 'Arrived' when st.status in ('Arrived', 'Performed', 'Cancelled') then x.initial end,
           case when st.status = 'Performed' and not (${stepNoImages})[x.step] then st.arrived end,

@@ -3,7 +3,7 @@ import { PATIENT_SOURCES } from '../../contract/constants';
 import type { Db } from '../db/client';
 import { exams, reportTraces, reports } from '../db/schema';
 import { BODY_PARTS, CLINIC_IMPRESSIONS, DEPARTMENTS, chineseName, reportText } from './clinical';
-import type { Rng } from './random';
+import { randomStudyUid, type Rng } from './random';
 
 export interface ExamSeedOptions {
   now: Date;
@@ -97,7 +97,7 @@ export async function insertExams(db: Db, r: Rng, o: ExamSeedOptions): Promise<n
         teleMedFlag: !!o.remote,
         isRemoteReportRequested: !!o.remote,
         hasImage: r.chance(0.97),
-        storeUid: `1.2.826.0.1.3680043.8.498.${o.bucketId}.${created.getTime()}.${seq}`,
+        storeUid: randomStudyUid(),
         // The exam is done before the study reaches the system (created): never a time in the future.
         examTime: new Date(created.getTime() - r.int(5, 90) * 60_000),
         created,

@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import { reportText } from './clinical';
 import { reportTimes } from './exams';
-import type { Rng } from './random';
+import { randomStudyUid, type Rng } from './random';
 
 /**
  * The registry desk's demo (issue 10): the hospital becomes a registry organisation of its group, with its procedure
@@ -190,7 +190,7 @@ export async function seedRegistry(db: Db, r: Rng, o: RegistrySeedOptions): Prom
         pastRows.push({
           ...patient, visitAge: `${p.age - Math.floor(daysAgo / 365)}Y`, registrationId: reg!.id, procedureStepId: s.id, modality: s.modality,
           bodyPart: s.bodyPart, studyDescription: s.name, patientGender: p.gender, accessionNumber: accession(day, o.bucketId, seq),
-          serviceRequestId: `SR${pad(o.bucketId)}9${pad(seq, 7)}`, storeUid: `1.2.826.0.1.3680043.8.498.${o.bucketId}.${created.getTime()}.9${seq}`,
+          serviceRequestId: `SR${pad(o.bucketId)}9${pad(seq, 7)}`, storeUid: randomStudyUid(),
           hasImage: true, examStatus: 'Performed', scheduledTime: created, arrivedTime: arrived, prevExamStatus: 'Arrived', prevArrivedTime: arrived,
           examTime: arrived, uploadTime: new Date(arrived.getTime() + 15 * MINUTE), created,
         });

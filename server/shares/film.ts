@@ -110,8 +110,8 @@ export async function filmRoutes(app: FastifyInstance, { deps }: { deps: Deps })
     const [report] = await db.select().from(reports).where(and(eq(reports.examId, exam.id), isNull(reports.deletedTime))).orderBy(desc(reports.id)).limit(1);
     const shown = report ? await sharedView(db, report, { sharedAt: row.created, approvedTimeAtShare: null }) : { state: 'pending' as const };
     const organisation = (await organisationNames(db, [exam.bucketId])).get(exam.bucketId) ?? '';
-    const ttl = Math.min(VIEW_TOKEN_TTL_SECONDS, Math.floor((row.expiresAt.getTime() - now.getTime()) / 1000));
-    const view = issue<ViewClaims>(deps, 'view', { e: exam.id }, ttl);
+    // The view permit dies with the film: revoking it (or its expiry) ends the images too (server/auth/permits.ts).
+    const view = issue<ViewClaims>(deps, 'view', { e: exam.id, by: { k: 'film', f: row.id } }, VIEW_TOKEN_TTL_SECONDS, Math.floor(row.expiresAt.getTime() / 1000));
     return {
       exam: examHeader(exam, organisation),
       state: shown.state,

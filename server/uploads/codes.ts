@@ -13,8 +13,9 @@ import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { parse } from '../http/validate';
 import { limitRequest } from '../http/rateLimit';
-import { bindStudy, examInBucket, findOrCreateExam } from '../exams/create';
-import { uploadSession } from './exams';
+import { bindStudy, examInBucket } from '../exams/create';
+import { openOutsiderStudy, uploadSession } from './exams';
+import { maskName } from './mask';
 
 export type UploadCodeRow = typeof uploadCodes.$inferSelect;
 const codeParam = z.object({ code: z.string().min(16).max(64).regex(/^[A-Za-z0-9_-]+$/) });
@@ -83,24 +84,24 @@ export async function codeRoutes(app: FastifyInstance, { deps }: { deps: Deps })
     return { kind: row.kind as UploadCodeInfo['kind'], bucketName: bucket?.name ?? '', expires: Math.floor(row.expiresAt.getTime() / 1000), exam };
   });
 
+  // The uploader holds only the code: the exam it names, or studies this code made (resumed by UID), never another
+  // exam of the organisation; the patient is shown masked; the credentials die with the code (server/auth/permits.ts).
   app.post('/upload-codes/:code/studies', { config: { public: true } }, async (req): Promise<UploadSession> => {
     const now = deps.clock.now();
     await limitRequest(db, `upload-code:${req.ip}`, now);
     const row = await liveCode(db, parse(codeParam, req.params).code, now, 'serviceOrder');
     const input = parse(studyUploadInput, req.body);
+    const grant = { by: { k: 'code' as const, c: row.code }, until: Math.floor(row.expiresAt.getTime() / 1000) };
     if (row.examId) {
-      const exam = await bindStudy(deps, await examInBucket(db, row.examId, row.bucketId), input.studyInstanceUid);
-      return uploadSession(deps, exam, false, null);
+      const named = await examInBucket(db, row.examId, row.bucketId);
+      const exam = await bindStudy(deps, named, input.studyInstanceUid).catch((err: unknown) => {
+        // The study the exam is bound to is not the code holder's to learn.
+        if (err instanceof ApiError && err.code === 'StudyMismatch') throw new ApiError('StudyMismatch', undefined, { received: input.studyInstanceUid });
+        throw err;
+      });
+      return uploadSession(deps, exam, false, grant, { outsider: true });
     }
-    const { exam, created } = await findOrCreateExam(deps, row.bucketId, input);
-    return uploadSession(deps, exam, created, null);
+    const { exam, created } = await openOutsiderStudy(deps, row.bucketId, input, { code: row.code });
+    return uploadSession(deps, exam, created, grant, { outsider: true });
   });
-}
-
-/** Someone holding a code sees enough to recognise the exam, not the full name: 王小明 → 王*明, Wang Xiao → W*** X***. */
-export function maskName(name: string): string {
-  const chars = [...name.trim()];
-  if (chars.length <= 1) return name;
-  if (/[\u3400-\u9fff]/u.test(name)) return chars.length === 2 ? `${chars[0]}*` : `${chars[0]}${'*'.repeat(chars.length - 2)}${chars.at(-1)}`;
-  return name.split(/\s+/).map((w) => (w ? `${w[0]}${'*'.repeat(Math.max(0, w.length - 1))}` : w)).join(' ');
 }

@@ -5,9 +5,9 @@ import { POLICY_KINDS, type DownloadToken, type PolicyKind, type UploadPolicy } 
 import { authOf } from '../auth/plugin';
 import type { Deps } from '../deps';
 import { parse } from '../http/validate';
-import { issue, type DownloadClaims, type PolicyClaims } from '../auth/permits';
+import { issue, sessionCause, type DownloadClaims, type PolicyClaims } from '../auth/permits';
 
-/** Policy and download permits are short: long enough to pick a file or start a download, no longer. */
+/** Policy and download permits are short: long enough to pick a file or start a download, no longer; logout ends them. */
 export const POLICY_TTL_SECONDS = 10 * 60;
 export const DOWNLOAD_TTL_SECONDS = 10 * 60;
 
@@ -27,12 +27,12 @@ const kindParam = z.object({ kind: z.enum(POLICY_KINDS) });
  */
 export async function policyRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   app.get('/policies/download-token', async (req): Promise<DownloadToken> => {
-    return issue<DownloadClaims>(deps, 'download', { a: authOf(req).account.id }, DOWNLOAD_TTL_SECONDS);
+    return issue<DownloadClaims>(deps, 'download', { by: sessionCause(authOf(req)) }, DOWNLOAD_TTL_SECONDS);
   });
 
   app.get('/policies/:kind', async (req): Promise<UploadPolicy> => {
     const { kind } = parse(kindParam, req.params);
-    const { token, expires } = issue<PolicyClaims>(deps, 'policy', { a: authOf(req).account.id, p: kind }, POLICY_TTL_SECONDS);
+    const { token, expires } = issue<PolicyClaims>(deps, 'policy', { p: kind, by: sessionCause(authOf(req)) }, POLICY_TTL_SECONDS);
     const limits = POLICY_LIMITS[kind];
     return { kind, maxBytes: limits.maxBytes, types: [...limits.types], maxCount: limits.maxCount, token, expires, uploadPath: UPLOAD_PATHS[kind] };
   });

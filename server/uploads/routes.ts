@@ -8,18 +8,18 @@ import {
   DICOM_MAX_BYTES, UPLOAD_TOKEN_HEADER, postUploadInput, refreshCredentialsQuery, studyUploadInput, uploadedInput,
   type UploadCompleted, type UploadFileResult, type UploadSession, type UploadTokenInfo, type UploadableBucket,
 } from '../../contract/uploads';
-import { assertCan, bucketsWith } from '../access/access';
-import { authOf } from '../auth/plugin';
+import { assertCan, bucketsWith, can } from '../access/access';
+import { authOf, type Auth } from '../auth/plugin';
 import { buckets, exams } from '../db/schema';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { parse } from '../http/validate';
 import { codeRoutes } from './codes';
 import { examInBucket, findOrCreateExam, type ExamRow } from '../exams/create';
-import { completeUpload, uploadCredentials, uploadSession } from './exams';
+import { completeUpload, openOutsiderStudy, uploadCredentials, uploadSession, type UploadGrant } from './exams';
 import { ingestDicom } from './ingest';
 import { formFile } from '../http/multipart';
-import { check, type UploadClaims } from '../auth/permits';
+import { accountOf, checkLive, orgTokenFingerprint, sessionCause, type UploadClaims } from '../auth/permits';
 import { policyFileRoutes } from './policyFiles';
 import { policyRoutes } from './policies';
 
@@ -41,35 +41,39 @@ export async function uploadRoutes(app: FastifyInstance, { deps }: { deps: Deps 
     return rows.filter((b) => ids.includes(b.id)).sort((a, b) => a.id - b.id);
   });
 
+  /** A member's permit lives with the bearer's session (its account, token version and expiry). */
+  const memberGrant = (auth: Auth): UploadGrant => ({ by: sessionCause(auth), until: auth.claims.exp });
+
   app.post('/buckets/:id/studies/upload', async (req): Promise<UploadSession> => {
     const { id } = parse(idParam, req.params);
     const auth = authOf(req);
     assertCan(await auth.access(), 'exam_upload', id);
     const input = parse(studyUploadInput, req.body);
     const { exam, created } = await findOrCreateExam(deps, id, input);
-    return uploadSession(deps, exam, created, auth.account.id);
+    return uploadSession(deps, exam, created, memberGrant(auth), { outsider: false });
   });
 
-  // Public to the hook: uploaders by organisation token or code renew with their current credentials.
+  // Public to the hook: uploaders by organisation token or code renew with their current credentials. A renewal is
+  // a new permit from the same cause, checked alive now, and never past its end (docs/api.md "Permits").
   app.get('/buckets/:id/studies/refresh-upload-credentials', pub, async (req) => {
     const { id } = parse(idParam, req.params);
     const q = parse(refreshCredentialsQuery, req.query);
     if (q.token) {
-      const claims = check<UploadClaims>(deps, 'upload', q.token);
+      const { claims, until } = await checkLive<UploadClaims>(deps, 'upload', q.token);
       if (claims.b !== id || claims.e !== q.examId) throw new ApiError('FileTokenInvalid');
-      return uploadCredentials(deps, await examInBucket(db, q.examId, id), claims.a, q.delta);
+      return uploadCredentials(deps, await examInBucket(db, q.examId, id), { by: claims.by, until }, q.delta);
     }
     const auth = authOf(req);
     assertCan(await auth.access(), 'exam_upload', id);
-    return uploadCredentials(deps, await examInBucket(db, q.examId, id), auth.account.id, q.delta);
+    return uploadCredentials(deps, await examInBucket(db, q.examId, id), memberGrant(auth), q.delta);
   });
 
-  /** The session's credentials say where the file goes; they are checked before a byte is stored. */
+  /** The session's credentials say where the file goes; they (and what issued them) are checked before a byte is stored. */
   async function targetOf(token: string | undefined) {
     if (!token) throw new ApiError('FileTokenInvalid', 'No upload credentials');
-    const claims = check<UploadClaims>(deps, 'upload', token);
+    const { claims } = await checkLive<UploadClaims>(deps, 'upload', token);
     const exam = await examInBucket(db, claims.e, claims.b);
-    return { bucketId: claims.b, examId: claims.e, storeUid: exam.storeUid, accountId: claims.a };
+    return { bucketId: claims.b, examId: claims.e, storeUid: exam.storeUid, accountId: accountOf(claims.by) };
   }
 
   app.put('/uploads/files', pub, async (req): Promise<UploadFileResult> => {
@@ -91,7 +95,7 @@ export async function uploadRoutes(app: FastifyInstance, { deps }: { deps: Deps 
   /** Completion by a member with exam_upload, or by whoever holds the exam's upload credentials. */
   async function examForCompletion(req: FastifyRequest, examId: number, token: string | undefined): Promise<ExamRow> {
     if (token) {
-      const claims = check<UploadClaims>(deps, 'upload', token);
+      const { claims } = await checkLive<UploadClaims>(deps, 'upload', token);
       if (claims.e !== examId) throw new ApiError('FileTokenInvalid');
       return examInBucket(db, claims.e, claims.b);
     }
@@ -131,12 +135,21 @@ export async function uploadRoutes(app: FastifyInstance, { deps }: { deps: Deps 
     return { bucketId: bucket.id, bucketName: bucket.name };
   });
 
+  // A member with exam_upload there uploads as a member. Anyone else holds only the token: their own studies (made
+  // through the token by this account, resumed by UID) and no other exam; the patient is shown masked; the
+  // credentials die with the session and with the token (a regenerated token ends them).
   app.post('/upload-tokens/:token/studies', async (req): Promise<UploadSession> => {
     const auth = authOf(req);
-    const bucket = await bucketByToken(parse(tokenParam, req.params).token);
+    const token = parse(tokenParam, req.params).token;
+    const bucket = await bucketByToken(token);
     const input = parse(studyUploadInput, req.body);
-    const { exam, created } = await findOrCreateExam(deps, bucket.id, input);
-    return uploadSession(deps, exam, created, auth.account.id);
+    if (can(await auth.access(), 'exam_upload', bucket.id)) {
+      const { exam, created } = await findOrCreateExam(deps, bucket.id, input);
+      return uploadSession(deps, exam, created, memberGrant(auth), { outsider: false });
+    }
+    const { exam, created } = await openOutsiderStudy(deps, bucket.id, input, { accountId: auth.account.id });
+    const by = { ...sessionCause(auth), k: 'orgToken' as const, b: bucket.id, o: orgTokenFingerprint(token) };
+    return uploadSession(deps, exam, created, { by, until: auth.claims.exp }, { outsider: true });
   });
 
   await app.register(codeRoutes, { deps });

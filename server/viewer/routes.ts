@@ -11,7 +11,7 @@ import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { parse } from '../http/validate';
 import { sendObject } from '../storage/send';
-import { issue, type ViewClaims } from '../auth/permits';
+import { issue, sessionCause, type PermitCause, type ViewClaims } from '../auth/permits';
 import { assertCanView, assertExamReadable, liveExam } from './access';
 
 const pub = { config: { public: true } };
@@ -57,16 +57,19 @@ export async function viewerRoutes(app: FastifyInstance, { deps }: { deps: Deps 
     return sendObject(deps.storage, reply, instance.storageKey, 'application/dicom');
   });
 
-  const viewerPath = (examId: number, ttlSeconds: number): ViewerPath => {
-    const { token, expires } = issue<ViewClaims>(deps, 'view', { e: examId }, ttlSeconds);
+  // A member's own viewer permit dies with the session that asked for it (logout, disabled account); a share path is
+  // handed to someone outside on purpose and lives its chosen hours.
+  const viewerPath = (examId: number, ttlSeconds: number, by?: PermitCause): ViewerPath => {
+    const { token, expires } = issue<ViewClaims>(deps, 'view', by ? { e: examId, by } : { e: examId }, ttlSeconds);
     return { path: `/viewer/${examId}?token=${token}`, seriesPath: `exams/${examId}/series`, token, expires };
   };
 
   app.post('/viewers/:id/path', async (req): Promise<ViewerPath> => {
     const { id } = parse(idParam, req.params);
     const exam = await liveExam(deps, id);
-    assertCanView(await authOf(req).access(), exam.bucketId);
-    return viewerPath(exam.id, VIEW_TOKEN_TTL_SECONDS);
+    const auth = authOf(req);
+    assertCanView(await auth.access(), exam.bucketId);
+    return viewerPath(exam.id, VIEW_TOKEN_TTL_SECONDS, sessionCause(auth));
   });
 
   // Handing the images to someone outside: only for those who may get the exam itself.

@@ -13,3 +13,4 @@ export * from './consultations';
 export * from './registry';
 export * from './calling';
 export * from './admin';
+export * from './uploads';

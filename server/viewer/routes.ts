@@ -11,7 +11,7 @@ import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { parse } from '../http/validate';
 import { sendObject } from '../storage/send';
-import { issue, sessionCause, type PermitCause, type ViewClaims } from '../auth/permits';
+import { issue, sessionCause, type SessionCause, type ViewClaims } from '../auth/permits';
 import { assertCanView, assertExamReadable, liveExam } from './access';
 
 const pub = { config: { public: true } };
@@ -59,7 +59,7 @@ export async function viewerRoutes(app: FastifyInstance, { deps }: { deps: Deps 
 
   // A member's own viewer permit dies with the session that asked for it (logout, disabled account); a share path is
   // handed to someone outside on purpose and lives its chosen hours.
-  const viewerPath = (examId: number, ttlSeconds: number, by?: PermitCause): ViewerPath => {
+  const viewerPath = (examId: number, ttlSeconds: number, by?: SessionCause): ViewerPath => {
     const { token, expires } = issue<ViewClaims>(deps, 'view', by ? { e: examId, by } : { e: examId }, ttlSeconds);
     return { path: `/viewer/${examId}?token=${token}`, seriesPath: `exams/${examId}/series`, token, expires };
   };

@@ -22,7 +22,7 @@ describe('tokens', () => {
   it('verifies what it issued and returns the claims', async () => {
     const { accessToken, expires } = await tokens.issue({ sub: 7, tv: 3, loginType: 'scan' }, NOW);
     expect(expires).toBe(NOW + 600);
-    await expect(tokens.verify(accessToken, NOW + 599)).resolves.toEqual({ sub: 7, tv: 3, loginType: 'scan' });
+    await expect(tokens.verify(accessToken, NOW + 599)).resolves.toEqual({ sub: 7, tv: 3, loginType: 'scan', exp: NOW + 600 });
   });
 
   it('refuses a token at its expiry second with TokenExpiredError', async () => {

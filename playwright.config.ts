@@ -14,7 +14,7 @@ const port = Number(process.env.E2E_PORT ?? 8181);
 // of `npm test`, .tmp/results/playwright.json). Every other file, new ones included, runs in the first lane.
 const SECOND = [
   'share.ui.spec.ts', 'publish.spec.ts', 'screens.work.spec.ts', 'images.spec.ts', 'report.actions.spec.ts', 'calling.spec.ts',
-  'viewer.samples.spec.ts', 'registry.spec.ts', 'notifications.spec.ts', 'report.xss.spec.ts',
+  'viewer.samples.spec.ts', 'registry.spec.ts', 'notifications.spec.ts', 'report.xss.spec.ts', 'a11y.spec.ts',
 ].map((file) => `**/${file}`);
 const laneCount = process.env.E2E_LANES === '1' ? 1 : 2;
 

@@ -17,10 +17,15 @@ export interface MenuItem {
 /**
  * A menu button (WAI-ARIA menu pattern): Enter, Space or ArrowDown open it on the first item,
  * arrows move, Home/End jump, Escape closes and gives focus back to the button.
+ *
+ * The button's name is what it shows followed by `label` (for screen readers only): "李明 Account menu". A name
+ * that left out the visible words would fail whoever calls the button by what they see (voice control, WCAG 2.5.3).
  */
-export function Menu({ label, buttonContent, items, align = 'right', placement = 'below', buttonClassName = 'btn btn-ghost h-8 gap-1 px-2 text-fg-muted hover:text-fg' }: {
+export function Menu({ label, buttonContent, textIsLabel = false, items, align = 'right', placement = 'below', buttonClassName = 'btn btn-ghost h-8 gap-1 px-2 text-fg-muted hover:text-fg' }: {
   label: string;
   buttonContent: ReactNode;
+  /** The content already reads as the label (a "More" button): the button is named by its text alone. */
+  textIsLabel?: boolean;
   items: MenuItem[];
   align?: 'left' | 'right';
   /** 'above' for a button at the bottom of the screen (a bar at the foot of the page). */
@@ -61,7 +66,6 @@ export function Menu({ label, buttonContent, items, align = 'right', placement =
       <button
         ref={button}
         type="button"
-        aria-label={label}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
@@ -78,6 +82,7 @@ export function Menu({ label, buttonContent, items, align = 'right', placement =
         }}
       >
         {buttonContent}
+        {!textIsLabel && <span className="sr-only">{label}</span>}
       </button>
       {open && (
         <ul

@@ -19,7 +19,7 @@ export function UploadEntry() {
       aria-keyshortcuts="Shift+U" data-testid="upload-entry">
       <UploadIcon />
       {t('upload.entry')}
-      <kbd className="ml-0.5 rounded border border-accent-fg/40 px-1 font-sans text-[10px] leading-4 text-accent-fg/80">⇧U</kbd>
+      <kbd className="ml-0.5 rounded border border-accent-fg/40 px-1 font-sans text-[10px] leading-4 text-accent-fg/90">⇧U</kbd>
     </button>
   );
 }

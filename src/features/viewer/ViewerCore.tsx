@@ -225,8 +225,10 @@ export default function ViewerCore({ examId, access, onCapture, captureBlocked, 
           <ViewerToolbar ctx={ctx} tool={tool} presets={presets} inverted={view.inverted} capturing={capturing}
             showCapture={Boolean(onCapture)} captureBlocked={captureBlocked ?? null} />
           <div className="relative min-h-0 flex-1 bg-black">
-            {/* Focus sits on this wrapper, not on Cornerstone's element: its tools swallow every keydown they see (preventDefault). */}
+            {/* Focus sits on this wrapper, not on Cornerstone's element: its tools swallow every keydown they see (preventDefault).
+                An application: the keys (scroll, window, zoom) belong to the viewer, and its name says what it shows. */}
             <div
+              role="application"
               tabIndex={0}
               data-testid="viewer-viewport"
               data-rendered={rendered ? 'true' : 'false'}

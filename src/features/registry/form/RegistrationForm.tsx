@@ -144,15 +144,15 @@ export function RegistrationForm({ draft, errors, setup, bucketId, busy, onChang
 
       <div className="sticky bottom-0 mt-auto flex flex-wrap items-center gap-2 border-t border-line bg-surface pt-2">
         <button type="submit" className="btn btn-primary" disabled={busy} data-testid="registry-save">
-          {editing ? t('registry.form.update') : t('registry.form.save')} <kbd className="text-[11px] opacity-80">Enter</kbd>
+          {editing ? t('registry.form.update') : t('registry.form.save')} <kbd className="key-hint">Enter</kbd>
         </button>
         {!editing && (
           <button type="button" className="btn" disabled={busy} onClick={() => onSave(true)}>
-            {t('registry.form.saveNext')} <kbd className="text-[11px] opacity-70">Ctrl+Enter</kbd>
+            {t('registry.form.saveNext')} <kbd className="key-hint">Ctrl+Enter</kbd>
           </button>
         )}
         <button type="button" className="btn btn-ghost ml-auto" onClick={onClear} disabled={busy}>
-          {t('registry.form.clear')} <kbd className="text-[11px] opacity-70">Esc</kbd>
+          {t('registry.form.clear')} <kbd className="key-hint">Esc</kbd>
         </button>
       </div>
     </form>

@@ -58,9 +58,9 @@ export default function LabelsPage() {
         <div className="label-bar flex w-full max-w-xl items-center gap-2">
           <h1 className="text-base font-semibold">{t('registry.labels.title', { count: data.data?.rows.length ?? examIds.length })}</h1>
           <span className="text-xs text-fg-muted">{t('registry.labels.size', { w: LABEL_WIDTH_MM, h: LABEL_HEIGHT_MM })}</span>
-          <button type="button" className="btn ml-auto" onClick={back}>{t('registry.labels.back')} <kbd className="text-[11px] opacity-70">Esc</kbd></button>
+          <button type="button" className="btn ml-auto" onClick={back}>{t('registry.labels.back')} <kbd className="key-hint">Esc</kbd></button>
           <button ref={printButton} type="button" className="btn btn-primary" disabled={!ready || notSameDay !== null} onClick={() => window.print()} data-testid="labels-print">
-            {t('registry.labels.print')} <kbd className="text-[11px] opacity-80">Enter</kbd>
+            {t('registry.labels.print')} <kbd className="key-hint">Enter</kbd>
           </button>
         </div>
         {data.error && !isSessionEndingError(data.error) ? <Alert>{errorText(t, data.error)}</Alert>

@@ -21,7 +21,7 @@ interface Props {
 
 function Keys({ shortcut }: { shortcut: string }) {
   return (
-    <span aria-hidden="true" className="ml-1 hidden text-[11px] font-normal opacity-70 lg:inline">
+    <span aria-hidden="true" className="key-hint ml-1 hidden lg:inline">
       {formatShortcut(shortcut).map((press) => press.join('+')).join(' ')}
     </span>
   );
@@ -57,6 +57,7 @@ export function ActionBar({ transitions, busy, onRun, onManage, state, savedAt }
           <div data-action-menu className={busy !== null ? 'pointer-events-none opacity-60' : undefined}>
             <Menu
               label={t('report.actions.more')}
+              textIsLabel
               placement="above"
               buttonClassName="btn gap-1"
               buttonContent={<>{t('report.actions.more')}<ChevronDownIcon /></>}

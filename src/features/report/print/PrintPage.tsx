@@ -121,7 +121,7 @@ export default function PrintPage() {
       <div className="flex min-h-0 flex-1 flex-col bg-sunken">
         <div ref={toolbar} tabIndex={-1} data-toast-avoid className="sticky top-0 z-10 flex items-center gap-3 border-b border-line bg-surface px-4 py-2 outline-none">
           <button type="button" className="btn" onClick={back}>
-            {t('print.commands.back')} <span className="text-[11px] opacity-70">{keys('Escape')}</span>
+            {t('print.commands.back')} <span className="key-hint">{keys('Escape')}</span>
           </button>
           <h1 className="min-w-0 flex-1 truncate text-sm font-semibold">
             {t('print.title')}
@@ -129,7 +129,7 @@ export default function PrintPage() {
           </h1>
           {loaded && <StatusChip status={loaded.report.status} />}
           <button type="button" className="btn btn-primary" disabled={!context.canPrint} onClick={() => void print()}>
-            {printing ? t('report.state.working') : t('print.commands.print')} <span className="text-[11px] opacity-80">{keys('$mod+p')}</span>
+            {printing ? t('report.state.working') : t('print.commands.print')} <span className="key-hint">{keys('$mod+p')}</span>
           </button>
         </div>
         <div className="flex flex-col items-center gap-3 overflow-auto p-6">

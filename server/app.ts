@@ -13,6 +13,7 @@ import { domainRoutes } from './domain/routes';
 import { examRoutes } from './exams/routes';
 import { groupRoutes } from './groups/routes';
 import { frameworkErrors, installErrorHandler } from './http/errors';
+import { fileOriginsOf, registerSecurityHeaders } from './http/headers';
 import { imageRoutes } from './images/routes';
 import { organizationRoutes } from './organizations/routes';
 import { packageRoutes } from './packages/routes';
@@ -51,6 +52,8 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; serveClient
     trustProxy: typeof opts.trustProxy === 'number' ? trustHops(opts.trustProxy) : (opts.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: true },
   });
+  // First, so that every answer carries them: the app shell from the 404 handler, built files, API answers, errors.
+  await registerSecurityHeaders(app, { fileOrigins: await fileOriginsOf(deps.storage) });
   const indexFile = path.join(deps.config.clientDir, 'index.html');
   const serveClient = Boolean(opts.serveClient && existsSync(indexFile));
   installErrorHandler(app, { serveIndex: serveClient });

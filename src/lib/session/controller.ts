@@ -17,6 +17,11 @@ export interface SessionEnv {
   currentPath: () => string;
   nowSeconds: () => number;
   resetModules: () => void;
+  /**
+   * Work to finish before the logout call ends the account's tokens (moduleState's logout tasks: the report
+   * drafts the server already holds are removed). Its failure never keeps anyone signed in.
+   */
+  beforeLogout?: (accountId: number | null) => Promise<void>;
 }
 
 function toSessionError(error: unknown): SessionError {
@@ -57,8 +62,12 @@ export function createSession(env: SessionEnv): SessionActor {
         ([user, permissions, groups]) => send({ type: 'SESSION_LOADED', data: { user, permissions, groups } }),
         (error) => send({ type: 'SESSION_LOAD_FAILED', error: toSessionError(error) })),
       // Ends every token of the account on the server; a dead token or no network must not keep anyone signed in here.
-      requestLogout: () =>
-        track('logout', () => env.http.post<void>('accounts/logout'), () => send({ type: 'LOGGED_OUT' }), () => send({ type: 'LOGGED_OUT' })),
+      // The logout tasks run first, while the token still works.
+      requestLogout: ({ context }) => {
+        const before = env.beforeLogout?.(context.user?.id ?? null).catch(() => undefined);
+        const logout = () => env.http.post<void>('accounts/logout');
+        track('logout', () => (before ? before.then(logout) : logout()), () => send({ type: 'LOGGED_OUT' }), () => send({ type: 'LOGGED_OUT' }));
+      },
       storeToken: ({ context }) => {
         if (context.token) env.http.tokens.write(context.token);
       },

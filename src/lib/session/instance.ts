@@ -3,7 +3,7 @@ import { http, onSessionEnded } from '@/lib/http';
 import { i18n } from '@/lib/i18n';
 import { toasts } from '@/lib/toasts';
 import { createSession, type SessionActor } from './controller';
-import { resetModuleState } from './moduleState';
+import { resetModuleState, runLogoutTasks } from './moduleState';
 
 /** Navigation outside components (history mode), for features and commands. */
 export function navigate(to: string, options?: { replace?: boolean }): void {
@@ -26,6 +26,7 @@ export function sessionActor(): SessionActor {
         toasts.clear();
         resetModuleState();
       },
+      beforeLogout: (accountId) => runLogoutTasks(accountId),
     });
     actor.start();
     startRefresher();

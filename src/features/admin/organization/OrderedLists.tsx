@@ -6,6 +6,7 @@ import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { Section } from '../ui/AdminFrame';
 import { SortableList } from '../ui/SortableList';
 import { LoadState } from '../ui/states';
+import { useResort } from '../ui/useResort';
 import { useWrite } from '../ui/useWrite';
 
 /** The other ordered lists of an organisation: each its own add form, all re-sorted the same way (server/http/order.ts). */
@@ -51,10 +52,11 @@ export function OrderedList({ orgId, kind }: { orgId: number; kind: OrderedKind 
   const fields = FIELDS[kind];
   const ready = fields.filter((f) => f === 'name' || f === 'prefix' || (f === 'modality' && kind !== 'queue-types')).every((f) => form[f].trim() !== '');
 
+  const resort = useResort((order) => http.post(`${base}/resort`, { ids: order }), list.reload);
   const move = (order: number[]) => {
     const byId = new Map((list.data ?? []).map((r) => [r.id, r]));
     list.put(() => order.map((id) => byId.get(id)!));
-    void run(() => http.post(`${base}/resort`, { ids: order })).then((ok) => !ok && list.reload());
+    resort(order);
   };
   const add = async (event: FormEvent) => {
     event.preventDefault();

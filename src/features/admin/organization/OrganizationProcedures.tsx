@@ -6,6 +6,7 @@ import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { organizationsApi } from '../api';
 import { Section } from '../ui/AdminFrame';
 import { SortableList } from '../ui/SortableList';
+import { useResort } from '../ui/useResort';
 import { useWrite } from '../ui/useWrite';
 import { LoadState } from '../ui/states';
 import { OrderedList } from './OrderedLists';
@@ -24,10 +25,11 @@ export function OrganizationProcedures({ org }: { org: Organization }) {
   const [deleting, setDeleting] = useState<Procedure | null>(null);
   const { busy, run } = useWrite();
 
+  const resort = useResort((order) => organizationsApi.resortProcedures(org.id, order), list.reload);
   const move = (order: number[]) => {
     const byId = new Map((list.data ?? []).map((p) => [p.id, p]));
     list.put(() => order.map((id, sortOrder) => ({ ...byId.get(id)!, sortOrder })));
-    void run(() => organizationsApi.resortProcedures(org.id, order)).then((ok) => !ok && list.reload());
+    resort(order);
   };
   const add = async (event: FormEvent) => {
     event.preventDefault();

@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Download, type Locator, type Page } from '@playwright/test';
 import { apiAs, apiBase as base, freshCase, openWorkspace, reportAs } from './support/reportApi';
 import { looks } from './support/looks';
 import { openPalette, runFromPalette } from './support/palette';
@@ -129,11 +129,14 @@ test('a technician adds, opens and deletes attachments, and hands out an upload 
   // Opening asks for a signed link and sends a new tab to it: the file itself, answered 200 (the server names it for
   // saving, so the browser keeps it as a download with its name).
   const answer = page.context().waitForEvent('response', (res) => res.url().includes('/api/v1/files?token='));
-  const popup = page.waitForEvent('popup');
+  // The new tab may start its download at once: its listener is attached in the popup event itself, before anything
+  // else of that tab is handled.
+  const opened = new Promise<{ tab: Page; download: Promise<Download> }>((resolve) => {
+    page.once('popup', (tab) => resolve({ tab, download: tab.waitForEvent('download') }));
+  });
   await rowOf(panel, 'referral letter.pdf').getByRole('button', { name: 'referral letter.pdf', exact: true }).focus();
   await page.keyboard.press('Enter');
-  const tab = await popup;
-  const download = tab.waitForEvent('download');
+  const { tab, download } = await opened;
   const file = await answer;
   expect(file.status()).toBe(200);
   expect(file.headers()['content-type']).toContain('application/pdf');

@@ -327,7 +327,9 @@ export type TemplateUpsertInput = z.input<typeof templateUpsertInput>;
 
 export interface TemplateNode {
   id: number;
-  bucketId: number;
+  /** The organisation's tree, or null for the group's shared tree (groupId). */
+  bucketId: number | null;
+  groupId: number | null;
   parentId: number | null;
   name: string;
   isFolder: boolean;

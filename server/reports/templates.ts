@@ -23,7 +23,7 @@ function assertCanReadTemplates(access: Access, bucketId: number): void {
 }
 
 const node = (r: TemplateRow): TemplateNode => ({
-  id: r.id, bucketId: r.bucketId, parentId: r.parentId, name: r.name, isFolder: r.isFolder, modality: r.modality,
+  id: r.id, bucketId: r.bucketId, groupId: r.groupId, parentId: r.parentId, name: r.name, isFolder: r.isFolder, modality: r.modality,
   bodyPart: r.bodyPart, finding: r.finding, diagnosis: r.diagnosis, sort: r.sort, children: [],
 });
 
@@ -87,7 +87,7 @@ export async function templateRoutes(app: FastifyInstance, { deps }: { deps: Dep
     const access = await authOf(req).access();
     await db.transaction(async (tx) => {
       const [row] = await tx.select().from(reportTemplates).where(eq(reportTemplates.id, id)).for('update');
-      if (!row) throw new ApiError('NotFound');
+      if (!row || row.bucketId === null) throw new ApiError('NotFound');
       assertCan(access, 'template_upsert', row.bucketId);
       const [child] = await tx.select({ id: reportTemplates.id }).from(reportTemplates).where(eq(reportTemplates.parentId, id)).limit(1);
       // A folder is emptied first: one mistaken key must not take a whole folder of templates with it.

@@ -6,7 +6,7 @@ let nextId = 1;
 function node(name: string, over: Partial<TemplateNode> = {}, children: TemplateNode[] = []): TemplateNode {
   const id = nextId++;
   return {
-    id, bucketId: 1, parentId: null, name, isFolder: children.length > 0 || !!over.isFolder, modality: null, bodyPart: null,
+    id, bucketId: 1, groupId: null, parentId: null, name, isFolder: children.length > 0 || !!over.isFolder, modality: null, bodyPart: null,
     finding: '', diagnosis: '', sort: 0, ...over, children: children.map((c) => ({ ...c, parentId: id })),
   };
 }

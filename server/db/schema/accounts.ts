@@ -30,6 +30,8 @@ export const accounts = pgTable('accounts', {
   techTitle: varchar('tech_title', { length: 64 }),
   registry: varchar('registry', { length: 64 }),
   canCreateGroup: boolean('can_create_group').notNull().default(false),
+  /** Personal notification settings (settings/notification): which kinds of notification play a sound. */
+  notificationPrefs: jsonb('notification_prefs').$type<{ examSound?: boolean; consultationSound?: boolean }>().notNull().default({}),
   /** 0 normal, 1 disabled (areas §4). */
   status: integer('status').notNull().default(0),
   /** Bumped on logout and disable: every token carries the version it was issued under. */

@@ -14,3 +14,4 @@ export * from './registry';
 export * from './calling';
 export * from './admin';
 export * from './uploads';
+export * from './workspace';

@@ -1,6 +1,6 @@
 /** Reports, their trace, templates, quality records, print templates, images and attachments, colour rules. */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, serial, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { created, ts } from './columns';
 import { groups, buckets } from './accounts';
 import { exams } from './exams';
@@ -82,7 +82,9 @@ export const reportTraces = pgTable('report_traces', {
 
 export const reportTemplates = pgTable('report_templates', {
   id: serial('id').primaryKey(),
-  bucketId: integer('bucket_id').notNull().references(() => buckets.id, { onDelete: 'cascade' }),
+  /** The organisation's tree; null for the group's shared tree (group.isGroupKb), which sets groupId instead. */
+  bucketId: integer('bucket_id').references(() => buckets.id, { onDelete: 'cascade' }),
+  groupId: integer('group_id').references(() => groups.id, { onDelete: 'cascade' }),
   parentId: integer('parent_id'),
   name: varchar('name', { length: 128 }).notNull(),
   isFolder: boolean('is_folder').notNull().default(false),
@@ -94,8 +96,11 @@ export const reportTemplates = pgTable('report_templates', {
   created: created(),
 }, (t) => [
   index('report_templates_bucket_idx').on(t.bucketId),
+  index('report_templates_group_idx').on(t.groupId),
   // areas §5: template names must not repeat within a folder (root = parent 0); the database settles races.
-  uniqueIndex('report_templates_name_uq').on(t.bucketId, sql`coalesce(${t.parentId}, 0)`, sql`lower(${t.name})`),
+  uniqueIndex('report_templates_name_uq').on(sql`coalesce(${t.bucketId}, 0)`, sql`coalesce(${t.groupId}, 0)`, sql`coalesce(${t.parentId}, 0)`, sql`lower(${t.name})`),
+  // A template belongs to exactly one tree: an organisation's or a group's.
+  check('report_templates_owner_ck', sql`(${t.bucketId} is null) <> (${t.groupId} is null)`),
 ]);
 
 /** The quality record of a report (core §3 "quality record (reportId)"): one per report, the last reviewer's. */
@@ -127,8 +132,15 @@ export const printTemplates = pgTable('print_templates', {
   qrText: varchar('qr_text', { length: 10 }),
   exactTime: boolean('exact_time').notNull().default(false),
   pageNumbers: boolean('page_numbers').notNull().default(true),
+  /** 1 = an exam report's layout, 3 = a consultation's (areas §3 "Layout type 3 applies to consultation templates"). */
+  layoutType: integer('layout_type').notNull().default(1),
   created: created(),
-});
+  updated: ts('updated'),
+}, (t) => [
+  index('print_templates_bucket_idx').on(t.bucketId),
+  // areas §5: template names must not repeat (within an organisation).
+  uniqueIndex('print_templates_name_uq').on(t.bucketId, sql`lower(${t.name})`),
+]);
 
 /* ── Images: DICOM instances, upload codes, key images, attachments, study packages, shares ── */
 

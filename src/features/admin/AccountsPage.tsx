@@ -23,10 +23,13 @@ export default function AccountsPage() {
   const [disabling, setDisabling] = useState<RealmAccount | null>(null);
   const { busy, run } = useWrite();
   const findRef = useRef<HTMLInputElement>(null);
+  // Only a changed search goes back to the first page: a stray space, or the first render, keeps the page one is on.
   useEffect(() => {
-    const timer = setTimeout(() => { setQuery(typed.trim()); setPage(0); }, 250);
+    const next = typed.trim();
+    if (next === query) return;
+    const timer = setTimeout(() => { setQuery(next); setPage(0); }, 250);
     return () => clearTimeout(timer);
-  }, [typed]);
+  }, [typed, query]);
   const list = useLoad(`admin:accounts:${query}:${page}`, (signal) => accountsApi.realm({ query, skip: page * PAGE, limit: PAGE }, { signal }));
   const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / PAGE));
   const setStatus = (account: RealmAccount, status: 0 | 1) =>

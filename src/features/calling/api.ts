@@ -1,4 +1,5 @@
 import type { MyOrganization } from '../../../contract/accounts';
+import type { CheckInCandidate, QueueBoard, QueueEntry, QueueType, ScreenToken } from '../../../contract/calling';
 import type { Language } from '../../../contract/constants';
 import { http, isHttpError, type RequestOptions } from '@/lib/http';
 import type { DeskEntry, DeskQueue } from './desk/model';
@@ -7,52 +8,10 @@ import type { DeskEntry, DeskQueue } from './desk/model';
  * The wire shapes are contract/calling.ts's (QueueType, QueueEntry, QueueBoard); what the server says is turned into
  * the screens' own shapes (DeskQueue, DeskEntry, ScreenBoard) here and in screen/stream.ts only.
  */
-export interface QueueType {
-  id: number;
-  bucketId: number;
-  prefix: string;
-  name: string;
-  modality: string | null;
-  room: string | null;
-}
+export type { CheckInCandidate, QueueType, ScreenToken } from '../../../contract/calling';
 
+/** The desk's settings form: every field of a queue type but its ids. */
 export type QueueTypeInput = Omit<QueueType, 'id' | 'bucketId'>;
-
-interface WireEntry {
-  id: number;
-  queueTypeId: number;
-  queueNo: string;
-  patientName: string;
-  examName: string;
-  status: 'waiting' | 'called' | 'passed' | 'removed' | 'served';
-  checkInTime: string | null;
-  calledTime: string | null;
-  callCount: number;
-}
-
-interface WireBoard {
-  privacy: boolean;
-  language: Language;
-  queueTypes: QueueType[];
-  entries: WireEntry[];
-}
-
-export interface ScreenToken {
-  id: number;
-  name: string;
-  created: string;
-  revoked: boolean;
-  /** Only in the answer that issues it: shown once. */
-  token?: string;
-}
-
-export interface CheckInCandidate {
-  examId: number;
-  patientName: string;
-  exam: string;
-  modality: string;
-  arrivedTime: string | null;
-}
 
 export interface DeskBoard {
   privacy: boolean;
@@ -62,7 +21,7 @@ export interface DeskBoard {
 
 export type DeskAction = 'recall' | 'pass' | 'back' | 'remove' | 'done';
 
-function entryOf(e: WireEntry): DeskEntry {
+function entryOf(e: QueueEntry): DeskEntry {
   return {
     id: e.id,
     queueKey: String(e.queueTypeId),
@@ -76,7 +35,7 @@ function entryOf(e: WireEntry): DeskEntry {
   };
 }
 
-export function boardOf(wire: WireBoard): DeskBoard {
+export function boardOf(wire: QueueBoard): DeskBoard {
   const live = wire.entries.filter((e) => e.status === 'waiting' || e.status === 'called' || e.status === 'passed');
   return {
     privacy: wire.privacy,
@@ -96,21 +55,21 @@ export function boardOf(wire: WireBoard): DeskBoard {
 /** The call queue's calls (docs/api.md "Call queue"). */
 export const callingApi = {
   organisations: (options?: RequestOptions) => http.get<MyOrganization[]>('accounts/me/organizations', options),
-  board: async (bucketId: number, options?: RequestOptions) => boardOf(await http.get<WireBoard>(`buckets/${bucketId}/queue-exams`, options)),
+  board: async (bucketId: number, options?: RequestOptions) => boardOf(await http.get<QueueBoard>(`buckets/${bucketId}/queue-exams`, options)),
   /** The next patient, or null when nobody waits (the server's QueueEmpty). */
   callNext: async (bucketId: number, queue: DeskQueue): Promise<DeskEntry | null> => {
     try {
-      return entryOf(await http.post<WireEntry>('queue-exams/call-next', { bucketId, queueTypeId: queue.id }));
+      return entryOf(await http.post<QueueEntry>('queue-exams/call-next', { bucketId, queueTypeId: queue.id }));
     } catch (error) {
       if (isHttpError(error) && error.code === 'QueueEmpty') return null;
       throw error;
     }
   },
   act: (entry: DeskEntry, action: DeskAction, position?: number) =>
-    http.post<WireEntry>(`queue-exams/${entry.id}/action`, { action, ...(position === undefined ? {} : { position }) }),
+    http.post<QueueEntry>(`queue-exams/${entry.id}/action`, { action, ...(position === undefined ? {} : { position }) }),
   candidates: (bucketId: number, q: string, options?: RequestOptions) =>
     http.get<CheckInCandidate[]>(`buckets/${bucketId}/queue-exams/candidates`, { ...options, query: { q } }),
-  checkIn: async (examId: number, queueTypeId: number) => entryOf(await http.post<WireEntry>('queue-exams/check-in', { examId, queueTypeId })),
+  checkIn: async (examId: number, queueTypeId: number) => entryOf(await http.post<QueueEntry>('queue-exams/check-in', { examId, queueTypeId })),
   queueTypes: (bucketId: number, options?: RequestOptions) => http.get<QueueType[]>(`buckets/${bucketId}/queue-types`, options),
   createQueueType: (bucketId: number, input: QueueTypeInput) => http.post<QueueType>(`buckets/${bucketId}/queue-types`, input),
   updateQueueType: (type: QueueType, input: QueueTypeInput) => http.put<QueueType>(`buckets/${type.bucketId}/queue-types/${type.id}`, input),

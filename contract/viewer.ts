@@ -25,6 +25,9 @@ export interface ViewerSeries {
 
 export interface SeriesList {
   examId: number;
+  /** The exam's patient as stored (a DICOM name keeps its '=' groups): the viewer's header renders it by language. */
+  patientName: string;
+  patientId: string;
   studyInstanceUids: string[];
   series: ViewerSeries[];
   instanceCount: number;

@@ -4,3 +4,4 @@ export { groupInstances, type GroupableInstance, type Grouping, type SeriesGroup
 export { hasPreamble, isUid, readDicomHeader, type DicomHeader, type DicomReadResult, type DicomRefusal, type ReadOptions } from './header';
 export { displayPersonName, personNameFor, splitPersonName, storedPersonName, type PersonName } from './personName';
 export { studyInfoFromHeaders } from './studyInfo';
+export { naturalWindow, windowRange, type FrameFacts, type Window } from './window';

@@ -10,6 +10,8 @@ const instance = (id: number, frames: number, instanceNumber: number) => ({
 
 const list: SeriesList = {
   examId: 7,
+  patientName: 'Wang XiaoDong=王小东',
+  patientId: 'P7',
   studyInstanceUids: ['1.2'],
   instanceCount: 3,
   series: [

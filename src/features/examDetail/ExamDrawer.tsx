@@ -10,6 +10,7 @@ import { http } from '@/lib/http';
 import { Spinner } from '@/ui/Spinner';
 import { casePath } from '@/lib/cases/caseOrder';
 import { ReportHistory } from '@/features/report';
+import { SeriesThumbnails } from '@/features/viewer';
 import { SourceCell, StatusBadge, UrgentMark, sexAge } from '@/ui/examCells';
 import { formatDateTime, patientNameText } from '@/lib/format';
 import { FilmSharePanel } from './FilmSharePanel';
@@ -121,6 +122,7 @@ export default function ExamDrawer({ examId, onClose }: { examId: number; onClos
                 )}
               </div>
               {failure && <p className="mt-2 text-xs text-danger">{failure}</p>}
+              {exam.hasImage && !exam.deletedTime && <SeriesThumbnails examId={exam.id} />}
             </section>
 
             <Section title={t('examDetail.reports')} count={detail.data.reports.length}>

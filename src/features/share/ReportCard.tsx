@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { SharedExamHeader, SharedReportContent, SharedReportState } from '../../../contract/shares';
 import { ReportHtml } from '@/features/report';
+import { patientNameText } from '@/lib/format';
 
 const GENDER_KEYS = ['M', 'F', 'O', 'U'] as const;
 
@@ -26,7 +27,7 @@ export function ExamHeaderCard({ exam, compact = false }: { exam: SharedExamHead
   ];
   return (
     <section aria-label={t('share.exam.title')} className="rounded-lg border border-line bg-surface px-4 py-3">
-      <p data-testid="share-patient" className="text-base font-semibold">{exam.patientName}</p>
+      <p data-testid="share-patient" className="text-base font-semibold">{patientNameText(exam.patientName)}</p>
       <dl className={`mt-1.5 grid grid-cols-2 gap-x-6 gap-y-1 text-sm ${compact ? '' : 'sm:grid-cols-4'}`}>
         {rows.filter(([, v]) => v).map(([label, value]) => (
           <div key={label} className="min-w-0">

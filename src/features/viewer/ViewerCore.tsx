@@ -4,6 +4,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next';
 import { CommandScope, useCommands } from '@/lib/commands';
 import { errorText } from '@/lib/errorText';
+import { patientNameText } from '@/lib/format';
 import { isSessionEndingError } from '@/lib/http';
 import { toasts } from '@/lib/toasts';
 import { Alert } from '@/ui/Alert';
@@ -232,6 +233,7 @@ export default function ViewerCore({ examId, access, onCapture, captureBlocked, 
               tabIndex={0}
               data-testid="viewer-viewport"
               data-rendered={rendered ? 'true' : 'false'}
+              data-series={stack?.series.seriesNumber ?? ''}
               aria-label={t('viewer.viewport', { series: stack?.series.seriesDescription ?? '', index: view.index + 1, count: stack?.images.length ?? 0 })}
               onContextMenu={(event) => event.preventDefault()}
               className="absolute inset-0 outline-none focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-[var(--focus)]"
@@ -241,6 +243,7 @@ export default function ViewerCore({ examId, access, onCapture, captureBlocked, 
             {stack && (
               <>
                 <p className="pointer-events-none absolute left-2 top-1.5 text-xs leading-4 text-white/85 [text-shadow:0_1px_2px_black]">
+                  {data && <><span data-testid="viewer-patient" className="font-medium">{patientNameText(data.list.patientName)}</span> <span className="tabular-nums">{data.list.patientId}</span><br /></>}
                   {stack.series.modality ?? ''} {stack.series.seriesNumber !== null ? t('viewer.overlay.series', { number: stack.series.seriesNumber }) : ''}
                   <br />
                   {stack.series.seriesDescription ?? ''}

@@ -5,6 +5,7 @@
  */
 export { StudyViewer } from './StudyViewer';
 export { KeyImages } from './KeyImages';
+export { SeriesThumbnails } from './SeriesThumbnails';
 export { addKeyImage, fetchKeyImages, keyImageRefusal, refreshKeyImages, removeKeyImage, useKeyImages, type KeyImagesState } from './keyImages';
 export { captureToReport } from './capture';
 export type { StudyViewerProps, ViewerAccess, ViewerCapture } from './types';

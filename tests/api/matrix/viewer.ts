@@ -26,6 +26,11 @@ export const rows: MatrixRow[] = [
     method: 'GET', route: '/instances/:id/file', setup: withView,
     path: ({ fixture }) => `/instances/${fixture.instanceId}/file${tokenQuery(fixture.permit)}`, expect: { ...examReaders(200), anonymous: 200 },
   },
+  {
+    // The first frame as a PNG: the same readers as the file (a view token too: share pages and films).
+    method: 'GET', route: '/instances/:id/preview', setup: withView,
+    path: ({ fixture }) => `/instances/${fixture.instanceId}/preview${tokenQuery(fixture.permit)}`, expect: { ...examReaders(200), anonymous: 200 },
+  },
   { method: 'POST', route: '/viewers/:id/path', setup: exam, path: ({ fixture }) => `/viewers/${fixture}/path`, expect: examReaders(200) },
   {
     // Handing the images out: exam_get (held by admin, the radiologists, chief and tech).

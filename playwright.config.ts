@@ -15,11 +15,16 @@ const port = Number(process.env.E2E_PORT ?? 8181);
 const SECOND = [
   'share.ui.spec.ts', 'publish.spec.ts', 'screens.work.spec.ts', 'images.spec.ts', 'report.actions.spec.ts', 'calling.spec.ts',
   'viewer.samples.spec.ts', 'registry.spec.ts', 'notifications.spec.ts', 'report.xss.spec.ts', 'a11y.spec.ts',
+  'viewer.syntaxes.spec.ts', 'learning.spec.ts', 'printTemplates.spec.ts', 'colourRules.spec.ts',
 ].map((file) => `**/${file}`);
 const laneCount = process.env.E2E_LANES === '1' ? 1 : 2;
 
+const dataDirOf = (at: number) => (at === 8181 ? '.tmp/e2e-data' : `.tmp/e2e-data-${at}`);
+/** Where a lane's server writes its texts (inside its data folder, so each run starts empty). */
+export const smsOutbox = (at: number) => `${dataDirOf(at)}/sms-outbox.jsonl`;
+
 function server(at: number) {
-  const dataDir = at === 8181 ? '.tmp/e2e-data' : `.tmp/e2e-data-${at}`;
+  const dataDir = dataDirOf(at);
   return {
     // scripts/test.sh builds before Playwright; a missing build is made here so the config also runs alone (the
     // lanes' servers start one after the other, so only the first can find the build missing).
@@ -36,6 +41,8 @@ function server(at: number) {
       SCRYPT_COST: '1024',
       TOKEN_SECRET: 'e2e-secret-not-for-production',
       LOG: '0',
+      // The local SMS sender also appends each text here (tests/e2e/settings.spec.ts reads the codes): see smsOutbox().
+      SMS_OUTBOX_FILE: smsOutbox(at),
     },
   };
 }

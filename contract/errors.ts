@@ -85,6 +85,10 @@ export const ERROR_STATUS = {
   UnknownReference: 400,
   /** A re-sort whose ids are not exactly the list's ids, each once. */
   InvalidOrder: 400,
+  /** Knowledge base (areas §4): a re-sort whose preId is not a sibling of the item (another folder level or organisation). */
+  KbResortOtherLevel: 400,
+  /** Knowledge base: a move that would put an item inside itself or one of its own descendants. */
+  KbMoveIntoItself: 400,
   /** A procedure or step still used by steps or exams (details.usedBy). */
   InUse: 409,
   /** Groups (areas §5): the group name is taken. */
@@ -105,6 +109,20 @@ export const ERROR_STATUS = {
   NotBucketMember: 400,
   /** Groups (areas §5): at most 2 accounts are notified per organisation and type. */
   NotificationLimit: 400,
+  /** Print templates (areas §5): the logo must be a JPEG or PNG, the stamp a PNG (details.accepted), judged on the bytes. */
+  ImageType: 400,
+  /** Print templates: the image file is cut short or damaged. */
+  ImageBroken: 400,
+  /** Print templates (areas §5): the logo must be square (details.width, details.height). */
+  LogoNotSquare: 400,
+  /** Print templates (areas §5): the stamp must be a PNG with a transparent background. */
+  StampNotTransparent: 400,
+  /** Settings (areas §5): a signature image with no ink (blank), or too small to be one. */
+  SignatureEmpty: 400,
+  /** Settings: the mobile number is bound to another account. */
+  MobileTaken: 400,
+  /** Settings: a verification code that is wrong, expired, used or out of tries (details.reason, details.triesLeft). */
+  VerificationCodeInvalid: 400,
   OperationFailed: 500,
   UnknownError: 500,
 } as const;

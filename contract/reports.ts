@@ -293,6 +293,16 @@ export interface PrintData {
    * signatures. `url` is the same short-lived signed read link GET reports/{id}/images gives (an hour).
    */
   keyImages: PrintKeyImage[];
+  /** The organisation's exam print templates (layout 1), to print with another than the default (`?templateId`). */
+  templates: PrintTemplateChoice[];
+}
+
+export interface PrintTemplateChoice {
+  id: number;
+  name: string;
+  /** The modality it is the default for; null = the general one. */
+  modality: string | null;
+  isDefault: boolean;
 }
 
 export interface PrintKeyImage {
@@ -313,7 +323,9 @@ export const templateSearchQuery = templateTreeQuery.extend({
 
 export const templateUpsertInput = z.object({
   id: z.number().int().positive().optional(),
-  bucketId: z.number().int().positive(),
+  /** The organisation's tree, or (groupId instead) the group's shared tree: exactly one of the two. */
+  bucketId: z.number().int().positive().optional(),
+  groupId: z.number().int().positive().optional(),
   parentId: z.number().int().positive().nullable().default(null),
   name: z.string().trim().min(1).max(128),
   isFolder: z.boolean().default(false),
@@ -322,6 +334,10 @@ export const templateUpsertInput = z.object({
   finding: html.default(''),
   diagnosis: html.default(''),
   sort: z.number().int().min(0).max(100_000).optional(),
+}).superRefine((v, ctx) => {
+  if ((v.bucketId === undefined) === (v.groupId === undefined)) {
+    ctx.addIssue({ code: 'custom', path: v.bucketId === undefined ? ['bucketId'] : ['groupId'], message: 'give exactly one of bucketId and groupId' });
+  }
 });
 export type TemplateUpsertInput = z.input<typeof templateUpsertInput>;
 

@@ -15,6 +15,8 @@ import { groupRoutes } from './groups/routes';
 import { frameworkErrors, installErrorHandler } from './http/errors';
 import { fileOriginsOf, registerSecurityHeaders } from './http/headers';
 import { imageRoutes } from './images/routes';
+import { learningRoutes } from './learning/routes';
+import { kbRoutes } from './kb/routes';
 import { organizationRoutes } from './organizations/routes';
 import { packageRoutes } from './packages/routes';
 import { registryRoutes } from './registry/routes';
@@ -23,9 +25,11 @@ import { shareRoutes } from './shares/routes';
 import { fileRoutes } from './storage/routes';
 import { uploadRoutes } from './uploads/routes';
 import { viewerRoutes } from './viewer/routes';
+import { sampleGraphRoutes } from './sampleGraphs/routes';
+import { globalConfigRoutes } from './globalConfigs/routes';
 
 /** One plugin per area under /api/v1; later areas add their own line here. */
-const AREAS = [domainRoutes, accountRoutes, realmRoutes, groupRoutes, fileRoutes, uploadRoutes, viewerRoutes, imageRoutes, packageRoutes, shareRoutes, reportRoutes, examRoutes, consultationRoutes, registryRoutes, callingRoutes, organizationRoutes];
+const AREAS = [domainRoutes, accountRoutes, realmRoutes, groupRoutes, fileRoutes, uploadRoutes, viewerRoutes, imageRoutes, packageRoutes, shareRoutes, reportRoutes, examRoutes, consultationRoutes, registryRoutes, callingRoutes, organizationRoutes, sampleGraphRoutes, globalConfigRoutes, learningRoutes, kbRoutes];
 
 /** The whole request (headers and body) must have arrived by then: see REQUEST_TIMEOUT_MS in server/config.ts. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60_000;

@@ -22,6 +22,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** REQUEST_TIMEOUT_MS: a request whose headers and body have not all arrived by then is answered 408 and closed. */
   requestTimeoutMs: number;
+  /** SMS_OUTBOX_FILE: the local SMS sender also appends each text as a JSON line here (development, e2e). */
+  smsOutboxFile: string | null;
 }
 
 export type TrustProxy = boolean | number | string[];
@@ -42,6 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     // Ten minutes: a 1 GiB DICOM file arrives in that time over about 15 Mbit/s; a stalled body is cut off then.
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 10 * 60_000, 1000, 24 * 3600_000),
+    smsOutboxFile: env.SMS_OUTBOX_FILE ? path.resolve(env.SMS_OUTBOX_FILE) : null,
   };
 }
 

@@ -16,6 +16,8 @@ import type { Deps } from '../deps';
 import { ApiError, fail } from '../http/errors';
 import { parse } from '../http/validate';
 import { toUser } from './serialize';
+import { mobileRoutes } from './mobile';
+import { signatureRoutes } from './signature';
 
 const pub = { config: { public: true } };
 /** A suggestion list holds 10; filtered by an action, up to 500 matches are judged to fill it. */
@@ -26,6 +28,10 @@ export async function accountRoutes(app: FastifyInstance, { deps }: { deps: Deps
   const { db } = deps;
   const nowSeconds = () => Math.floor(deps.clock.now().getTime() / 1000);
   const domainName = async () => (await db.select({ n: domains.displayDomainName }).from(domains).limit(1))[0]?.n ?? null;
+  // Settings: mobile binding, password reset by SMS code, the signature image (server/accounts/mobile.ts, signature.ts).
+  const mobile = mobileRoutes(deps, app.log);
+  mobile.register(app);
+  await signatureRoutes(app, { deps });
 
   async function findByUsername(username: string): Promise<AccountRow | undefined> {
     const [row] = await db.select().from(accounts).where(sql`lower(${accounts.username}) = lower(${username})`);
@@ -90,9 +96,15 @@ export async function accountRoutes(app: FastifyInstance, { deps }: { deps: Deps
 
   app.patch('/accounts/me', async (req) => {
     const { account } = authOf(req);
-    const patch = parse(patchMeInput, req.body);
-    if (Object.keys(patch).length === 0) return toUser(account, await domainName());
-    const [row] = await db.update(accounts).set(patch).where(eq(accounts.id, account.id)).returning();
+    const { notificationPrefs, ...patch } = parse(patchMeInput, req.body);
+    // areas §5: a signature cannot be empty (the settings screen saves images through POST accounts/me/signature).
+    if (patch.signature !== undefined && patch.signature.trim() === '') fail('SignatureEmpty');
+    if (Object.keys(patch).length === 0 && !notificationPrefs) return toUser(account, await domainName());
+    const [row] = await db.update(accounts).set({
+      ...patch,
+      // Merged into what is stored: one switch changes without resending the other.
+      ...(notificationPrefs ? { notificationPrefs: sql`${accounts.notificationPrefs} || ${JSON.stringify(notificationPrefs)}::jsonb` } : {}),
+    }).where(eq(accounts.id, account.id)).returning();
     return toUser(row!, await domainName());
   });
 
@@ -184,10 +196,13 @@ export async function accountRoutes(app: FastifyInstance, { deps }: { deps: Deps
   });
 
   /**
-   * core §7 accounts/{id}/password/reset: a group administrator sets a new password for a member who forgot
-   * it (there is no e-mail or SMS channel). Ends the member's tokens and lifts a login block on the account.
+   * core §7 accounts/{id}/password/reset: with {code, newPassword} the account's owner proves an SMS code
+   * (no token: server/accounts/mobile.ts); with {newPassword} alone a group administrator sets a new password for a
+   * member who forgot it (bearer required). Ends the member's tokens and lifts a login block on the account.
    */
-  app.post('/accounts/:id/password/reset', async (req, reply) => {
+  app.post('/accounts/:id/password/reset', pub, async (req, reply) => {
+    const body = req.body as { code?: unknown } | null;
+    if (body && typeof body === 'object' && body.code !== undefined) return mobile.resetWithCode(req, reply);
     const access = await authOf(req).access();
     const { id } = parse(idParam, req.params);
     const { newPassword } = parse(resetPasswordInput, req.body);

@@ -14,5 +14,6 @@ export function toUser(a: AccountRow, domainName: string | null): User {
     registry: a.registry,
     canCreateGroup: a.canCreateGroup,
     domainName: domainName ? { web: domainName } : {},
+    notificationPrefs: { examSound: a.notificationPrefs?.examSound !== false, consultationSound: a.notificationPrefs?.consultationSound !== false },
   };
 }

@@ -5,6 +5,7 @@ import {
   colourRuleCreateInput, colourRuleGroupQuery, colourRuleUpdateInput, type ColourRule, type ColourRuleColumn,
 } from '../../contract/exams';
 import { isGroupAdmin, type Access } from '../access/access';
+import { recordAudit } from '../audit/record';
 import { authOf } from '../auth/plugin';
 import { reportTableColourRules as rules } from '../db/schema';
 import type { Deps } from '../deps';
@@ -19,6 +20,11 @@ function toRule(r: RuleRow): ColourRule {
     column: r.matchColumn as ColourRuleColumn, value: r.value, gte: r.gte, lte: r.lte,
     foreColor: r.foreColor, backColor: r.backColor, created: r.created.toISOString(),
   };
+}
+
+/** What the audit trail keeps of a rule (areas §3's fields, with its group). */
+function audited(r: RuleRow) {
+  return { groupId: r.groupId, name: r.name, priority: r.priority, column: r.matchColumn, value: r.value, gte: r.gte, lte: r.lte, foreColor: r.foreColor, backColor: r.backColor };
 }
 
 /** Members of the group read its rules; a group it is not in is 404. */
@@ -46,12 +52,16 @@ export async function colourRuleRoutes(app: FastifyInstance, { deps }: { deps: D
     const input = parse(colourRuleCreateInput, req.body);
     const auth = authOf(req);
     assertGroupAdmin(await auth.access(), input.groupId);
-    const [row] = await deps.db.insert(rules).values({
-      groupId: input.groupId, name: input.name, priority: input.priority, ruleIndex: input.index, matchColumn: input.column,
-      value: input.value, gte: input.gte, lte: input.lte, foreColor: input.foreColor, backColor: input.backColor,
-      createdBy: auth.account.id, created: deps.clock.now(),
-    }).returning();
-    return reply.status(201).send(toRule(row!));
+    const row = await deps.db.transaction(async (tx) => {
+      const [inserted] = await tx.insert(rules).values({
+        groupId: input.groupId, name: input.name, priority: input.priority, ruleIndex: input.index, matchColumn: input.column,
+        value: input.value, gte: input.gte, lte: input.lte, foreColor: input.foreColor, backColor: input.backColor,
+        createdBy: auth.account.id, created: deps.clock.now(),
+      }).returning();
+      await recordAudit(tx, { at: deps.clock.now(), actorId: auth.account.id, area: 'colourRules', action: 'create', objectType: 'colourRule', objectId: inserted!.id, after: audited(inserted!) });
+      return inserted!;
+    });
+    return reply.status(201).send(toRule(row));
   });
 
   app.post('/report-table-colour/update', async (req): Promise<ColourRule> => {
@@ -60,11 +70,16 @@ export async function colourRuleRoutes(app: FastifyInstance, { deps }: { deps: D
     const [existing] = await deps.db.select({ groupId: rules.groupId }).from(rules).where(eq(rules.id, input.id));
     if (!existing) throw new ApiError('NotFound');
     assertGroupAdmin(access, existing.groupId);
-    const [row] = await deps.db.update(rules).set({
-      name: input.name, priority: input.priority, ruleIndex: input.index, matchColumn: input.column,
-      value: input.value, gte: input.gte, lte: input.lte, foreColor: input.foreColor, backColor: input.backColor,
-    }).where(eq(rules.id, input.id)).returning();
-    if (!row) throw new ApiError('NotFound');
+    const row = await deps.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(rules).where(eq(rules.id, input.id)).for('update');
+      if (!before) throw new ApiError('NotFound');
+      const [updated] = await tx.update(rules).set({
+        name: input.name, priority: input.priority, ruleIndex: input.index, matchColumn: input.column,
+        value: input.value, gte: input.gte, lte: input.lte, foreColor: input.foreColor, backColor: input.backColor,
+      }).where(eq(rules.id, input.id)).returning();
+      await recordAudit(tx, { at: deps.clock.now(), actorId: access.accountId, area: 'colourRules', action: 'update', objectType: 'colourRule', objectId: input.id, before: audited(before), after: audited(updated!) });
+      return updated!;
+    });
     return toRule(row);
   });
 
@@ -74,7 +89,11 @@ export async function colourRuleRoutes(app: FastifyInstance, { deps }: { deps: D
     const [existing] = await deps.db.select({ groupId: rules.groupId }).from(rules).where(eq(rules.id, id));
     if (!existing) throw new ApiError('NotFound');
     assertGroupAdmin(access, existing.groupId);
-    await deps.db.delete(rules).where(eq(rules.id, id));
+    await deps.db.transaction(async (tx) => {
+      const [row] = await tx.delete(rules).where(eq(rules.id, id)).returning();
+      if (!row) throw new ApiError('NotFound');
+      await recordAudit(tx, { at: deps.clock.now(), actorId: access.accountId, area: 'colourRules', action: 'delete', objectType: 'colourRule', objectId: id, before: audited(row) });
+    });
     return reply.status(204).send();
   });
 }

@@ -3,6 +3,7 @@ import type { Deps } from '../deps';
 import { deviceRoutes } from './devices';
 import { dictionaryRoutes } from './dictionaries';
 import { memberRoutes } from './members';
+import { printTemplateRoutes } from './printTemplates';
 import { procedureRoutes } from './procedures';
 import { roleRoutes } from './roles';
 import { settingsRoutes } from './settings';
@@ -20,4 +21,5 @@ export async function organizationRoutes(app: FastifyInstance, { deps }: { deps:
   dictionaryRoutes(app, deps);
   procedureRoutes(app, deps);
   deviceRoutes(app, deps);
+  printTemplateRoutes(app, deps);
 }

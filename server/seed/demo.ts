@@ -12,8 +12,13 @@ import type { Storage } from '../storage/types';
 import { rng } from './random';
 import { seedAdmin } from './admin';
 import { seedCalling } from './calling';
+import { seedKb } from './kb';
 import { seedRegistry } from './registry';
-import { seedTemplates } from './templates';
+import { seedGroupTemplates, seedTemplates } from './templates';
+import { seedPrintTemplateImages } from './printImages';
+import { seedGlobalConfigs } from './globalConfigs';
+import { seedSampleGraphs } from './sampleGraphs';
+import { seedLearning } from './learning';
 
 export const DEMO_PASSWORD = 'Demo1234';
 
@@ -122,6 +127,7 @@ export async function seedDemo(db: Db, opts: DemoOptions): Promise<DemoIds> {
         .map((p, sortOrder) => ({ ...p, sortOrder })));
       await seedTemplates(tx as unknown as Db, bucket.id);
     }
+    await seedGroupTemplates(tx as unknown as Db, group!.id);
     return { groupId: group!.id, hospitalId: hospital!.id, expertCentreId: centre!.id, accounts: acc };
   });
 
@@ -146,7 +152,12 @@ export async function seedDemo(db: Db, opts: DemoOptions): Promise<DemoIds> {
   // The call queue: the arrived lines in the queues of their modality.
   await seedCalling(db, { now, bucketId: ids.hospitalId, operatorId: ids.accounts.registrar });
   await seedAdmin(db, { groupId: ids.groupId, hospitalId: ids.hospitalId, chief: ids.accounts.chief });
+  await seedKb(db, { bucketId: ids.hospitalId, authorId: ids.accounts.chief });
+  await seedGlobalConfigs(db, now);
+  await seedLearning(db);
   if (opts.storage) {
+    for (const bucketId of [ids.hospitalId, ids.expertCentreId]) await seedPrintTemplateImages(db, opts.storage, bucketId);
+    await seedSampleGraphs(db, opts.storage, { bucketId: ids.hospitalId, createdBy: ids.accounts.admin, now });
     const wanted = opts.images ?? Math.min(300, Math.ceil(hospitalExams.length / 6));
     await seedImages({ db, storage: opts.storage, clock: opts.clock }, [
       ...(await withImages(db, hospitalExams, wanted)), ...(await withImages(db, centreExams, Math.ceil(wanted / 10))), ...registry.pastExamIds,

@@ -7,6 +7,12 @@ import { publishDetailCommands, publishListCommands } from '@/features/publish/c
 import { registryCommands } from '@/features/registry/commands';
 import { callingCommands, screenCommands } from '@/features/calling/commands';
 import { groupCommands, memberListCommands, organizationCommands, organizationListCommands } from '@/features/admin/commands';
+import { templatesCommands } from '@/features/templates/commands';
+import { printTemplateCommands } from '@/features/admin/organization/printTemplates/commands';
+import { sampleGraphEditorCommands, sampleGraphListCommands } from '@/features/admin/organization/sampleGraphs/commands';
+import { settingsCommands } from '@/features/settings/commands';
+import { learningDetailCommands, learningListCommands } from '@/features/learning/commands';
+import { kbCommands } from '@/features/kb/commands';
 import type { CommandSpec } from '@/lib/commands';
 
 /**
@@ -16,7 +22,9 @@ import type { CommandSpec } from '@/lib/commands';
  * (`never`: the lists take different contexts; the checks read their data and never call them.)
  */
 export const commandCatalog: Record<string, readonly CommandSpec<never>[]> = {
+  kb: kbCommands,
   global: globalCommands,
+  settings: settingsCommands,
   viewer: viewerCommands,
   upload: uploadCommands,
   worklist: worklistCommands,
@@ -31,6 +39,12 @@ export const commandCatalog: Record<string, readonly CommandSpec<never>[]> = {
   adminOrganization: organizationCommands,
   adminOrganizations: organizationListCommands,
   adminMembers: memberListCommands,
+  learningList: learningListCommands,
+  learningDetail: learningDetailCommands,
+  templates: templatesCommands,
+  printTemplates: printTemplateCommands,
+  sampleGraphs: sampleGraphListCommands,
+  sampleGraphEditor: sampleGraphEditorCommands,
 };
 
 /** Screen scopes pushed together on one page; their shortcuts must not collide either. */

@@ -15,6 +15,8 @@ export interface RequestOptions {
   query?: Query;
   /** The caller's own cancel (leaving a screen); the timeout still applies. */
   signal?: AbortSignal;
+  /** Let the request outlive the page (a last write sent while the tab closes or reloads: fetch's `keepalive`). */
+  keepalive?: boolean;
 }
 
 export interface HttpEnv {
@@ -145,6 +147,7 @@ export function createHttp(env: HttpEnv): HttpClient {
     const sentToken = tokens.read()?.accessToken ?? null;
     let request = client.url(target);
     if (options?.signal) request = request.options({ signal: options.signal });
+    if (options?.keepalive) request = request.options({ keepalive: true });
     try {
       const res = await request.fetch(method, '', body === undefined ? null : body).res();
       if (key) guard.succeeded(key);

@@ -88,6 +88,7 @@ describe('accounts/me', () => {
     expect(res.body).toEqual({
       id: s.ids.accounts.chief, username: 'chief', name: '张建国', fullName: '张建国', avatar: null, signature: null,
       mobile: null, techTitle: '主任医师', registry: null, canCreateGroup: false, domainName: { web: 'demo.local' },
+      notificationPrefs: { examSound: true, consultationSound: true },
     });
   });
 

@@ -82,3 +82,17 @@ describe('colour rules', () => {
     expect((await s.request('GET', 'report-table-colour/find-by-group', { token: admin })).status).toBe(400);
   });
 });
+
+describe('colour rule audit', () => {
+  it('records create, update and delete with the rule before and after, in the write', async () => {
+    const { auditTrail } = await import('../../server/audit/record');
+    const made = await create(admin, { groupId: s.ids.groupId, ...rule({ name: 'audited', priority: 7 }) });
+    await s.request('POST', 'report-table-colour/update', { token: admin, body: { id: made.body.id, ...rule({ name: 'audited', priority: 8 }) } });
+    await s.request('DELETE', `report-table-colour/${made.body.id}`, { token: admin });
+    const trail = await auditTrail(s.db.db, 'colourRule', made.body.id);
+    expect(trail.map((e) => [e.action, e.actorId])).toEqual([['create', s.ids.accounts.admin], ['update', s.ids.accounts.admin], ['delete', s.ids.accounts.admin]]);
+    expect(trail[1]!.before).toMatchObject({ priority: 7, groupId: s.ids.groupId });
+    expect(trail[1]!.after).toMatchObject({ priority: 8 });
+    expect(trail[2]!.before).toMatchObject({ name: 'audited', column: 'urgentFlag' });
+  });
+});

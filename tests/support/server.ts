@@ -13,6 +13,7 @@ import { DEMO_PASSWORD, seedDemo, type DemoIds, type DemoUsername } from '../../
 import { createLocalStorage } from '../../server/storage/local';
 import { createSigner } from '../../server/storage/signer';
 import type { Storage } from '../../server/storage/types';
+import type { SmsSender } from '../../server/accounts/sms';
 
 /** A clock tests can move: token expiry, rate-limit windows, 30-day recovery, repack-once-an-hour. */
 export class TestClock implements Clock {
@@ -41,7 +42,7 @@ export interface TestServer {
  * PostgreSQL database when DATABASE_URL is set (dropped again on close). Demo data is seeded
  * with a cheap password hash so each test file starts in about a second.
  */
-export async function startServer(opts: { exams?: number; tokenTtlSeconds?: number; storage?: (clock: TestClock) => Storage; trustProxy?: TrustProxy } = {}): Promise<TestServer> {
+export async function startServer(opts: { exams?: number; tokenTtlSeconds?: number; storage?: (clock: TestClock) => Storage; trustProxy?: TrustProxy; sms?: SmsSender } = {}): Promise<TestServer> {
   const clock = new TestClock();
   const { database: db, databaseUrl, dispose } = await freshDatabase();
   const scryptCost = 1024;
@@ -51,7 +52,7 @@ export async function startServer(opts: { exams?: number; tokenTtlSeconds?: numb
   const storage = opts.storage?.(clock) ?? createLocalStorage({ root: filesDir, signer: createSigner(randomBytes(16).toString('hex')), clock });
   const app = await buildApp({
     db: db.db, dbKind: db.kind, clock, storage, tokens: createTokens('test-secret-' + randomBytes(8).toString('hex'), opts.tokenTtlSeconds ?? 3600),
-    config: { tokenTtlSeconds: opts.tokenTtlSeconds ?? 3600, scryptCost, dataDir: '/tmp', clientDir: '/nonexistent', databaseUrl },
+    config: { tokenTtlSeconds: opts.tokenTtlSeconds ?? 3600, scryptCost, dataDir: '/tmp', clientDir: '/nonexistent', databaseUrl }, sms: opts.sms,
   }, { trustProxy: opts.trustProxy });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -30,6 +30,7 @@ function printData(keyImages: PrintData['keyImages']): PrintData {
     approver: { id: 4, name: '张建国', signature: null },
     signature: null,
     keyImages,
+    templates: [],
   };
 }
 
@@ -82,5 +83,37 @@ describe('key images on the print sheet', () => {
 
   it('puts two to a row for one, two or four images and three otherwise', () => {
     expect([1, 2, 3, 4, 5, 6].map(keyImageColumns)).toEqual([2, 2, 3, 2, 3, 3]);
+  });
+});
+
+describe('the template on the print sheet', () => {
+  const withTemplate = (patch: Partial<PrintData['template']>): PrintData => {
+    const data = printData([]);
+    return { ...data, template: { ...data.template, logo: '/api/v1/files?token=logo', stamp: '/api/v1/files?token=stamp', ...patch } };
+  };
+  const blockOf = (container: HTMLElement, label: string) => [...container.querySelectorAll('.print-sign')].find((b) => b.textContent?.includes(label))!;
+
+  it('puts the stamp over the signature the template prints: the approver\'s, or the creator\'s', () => {
+    const approver = sheet(withTemplate({ signatureOf: 'approver' }));
+    expect(blockOf(approver.container, 'Approved by').querySelector('img.print-stamp')?.getAttribute('src')).toBe('/api/v1/files?token=stamp');
+    expect(blockOf(approver.container, 'Reported by').querySelector('img.print-stamp')).toBeNull();
+    approver.unmount();
+    const creator = sheet(withTemplate({ signatureOf: 'creator' }));
+    expect(blockOf(creator.container, 'Reported by').querySelector('img.print-stamp')).not.toBeNull();
+    expect(blockOf(creator.container, 'Approved by').querySelector('img.print-stamp')).toBeNull();
+    expect(creator.container.querySelector('img.print-logo-img')?.getAttribute('src')).toBe('/api/v1/files?token=logo');
+  });
+
+  it('draws the page mark only in the editor\'s preview and only when the template numbers pages', () => {
+    const render1 = (pageMark: boolean, pageNumbers: boolean) => render(
+      <I18nextProvider i18n={i18n}>
+        <PrintSheet data={withTemplate({ pageNumbers })} qrUrl={null} onImageError={vi.fn()} onKeyImageError={vi.fn()} pageMark={pageMark} />
+      </I18nextProvider>,
+    );
+    for (const [pageMark, pageNumbers, shown] of [[true, true, 1], [true, false, 0], [false, true, 0]] as const) {
+      const { container, unmount } = render1(pageMark, pageNumbers);
+      expect(container.querySelectorAll('.print-page-mark')).toHaveLength(shown);
+      unmount();
+    }
   });
 });

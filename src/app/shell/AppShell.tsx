@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NotifyPolling } from '@/features/notify/NotifyPolling';
 import { GlobalCommands } from '@/features/palette';
+import { SettingsCommands } from '@/features/settings';
 import { Navbar } from './Navbar';
 
 /** The frame of every signed-in screen: navbar on top, the screen below, the global commands and the notification polling mounted once. */
@@ -18,6 +19,7 @@ export function AppShell({ children }: { children: ReactNode }) {
       </main>
       <GlobalCommands />
       <NotifyPolling />
+      <SettingsCommands />
     </div>
   );
 }

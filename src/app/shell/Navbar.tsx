@@ -8,6 +8,7 @@ import { isRegistered } from '@/lib/session/routeRegistry';
 import { LanguageSwitch } from '@/ui/LanguageSwitch';
 import { ThemeToggle } from '@/ui/ThemeToggle';
 import { visibleEntries } from '@/lib/session/navEntries';
+import { UserAvatar } from '@/features/settings';
 
 function isActive(location: string, href: string) {
   return location === href || location.startsWith(`${href}/`);
@@ -60,6 +61,7 @@ export function Navbar() {
           label={t('nav.account')}
           buttonContent={
             <>
+              <UserAvatar user={user} size={20} />
               <span className="max-w-32 truncate text-sm">{user?.name ?? user?.username ?? ''}</span>
               <ChevronDownIcon />
             </>

@@ -1,11 +1,11 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '@/lib/session';
 import { http, isHttpError } from '@/lib/http';
 import { toasts } from '@/lib/toasts';
 import { consultationFeed, examFeed } from './feeds';
 import { createPoller, type PollEnv, type PollFeed } from './poller';
-import { notifySounds } from './sounds';
+import { notifySounds, soundEnabled, type NotifyKind } from './sounds';
 
 function playSound(url: string): Promise<void> {
   const audio = new Audio(url);
@@ -18,7 +18,7 @@ const timers: PollEnv['timers'] = {
 };
 
 /** Starts one feed's poller in the browser; the returned function stops it. */
-function startPolling<T extends { id: number }>(feed: PollFeed<T>, soundUrl: string): () => void {
+function startPolling<T extends { id: number }>(feed: PollFeed<T>, soundUrl: string, soundOn: () => boolean): () => void {
   const poller = createPoller(feed, {
     storage: localStorage,
     timers,
@@ -26,6 +26,7 @@ function startPolling<T extends { id: number }>(feed: PollFeed<T>, soundUrl: str
     hasToast: (key) => toasts.has(key),
     playSound,
     soundUrl,
+    soundOn,
     isUnauthorized: (error) => isHttpError(error) && error.status === 401,
   });
   poller.start();
@@ -36,22 +37,29 @@ function startPolling<T extends { id: number }>(feed: PollFeed<T>, soundUrl: str
  * Starts the notification pollers while the session is ready and the group has switched the matching sound on
  * (autoNotifyAudio for exams, autoConsulNotifyAudio for consultations: see ./sounds). Leaving that state (logout,
  * an expired login, the setting cleared) stops them; a 401 stops a poller by itself until the session is ready
- * again. Renders nothing: the toasts are the output.
+ * again. The account's own switches (settings/notification) silence a feed's sound; its toasts still show.
+ * Renders nothing: the toasts are the output.
  */
 export function NotifyPolling() {
   const { t } = useTranslation();
   const { status, groups, user } = useSession();
   const { exams: examSound, consultations: consultationSound } = notifySounds(groups);
   const ready = status === 'ready' && user !== null;
+  // The account's sound switches, read when news arrives: changing one neither restarts a poller nor loses its state.
+  const userRef = useRef(user);
+  useEffect(() => {
+    userRef.current = user;
+  });
+  const soundOn = (kind: NotifyKind) => () => soundEnabled(userRef.current, kind);
 
   useEffect(() => {
     if (!ready || !examSound) return;
-    return startPolling(examFeed(http, t), examSound);
+    return startPolling(examFeed(http, t), examSound, soundOn('exams'));
   }, [ready, examSound, t]);
 
   useEffect(() => {
     if (!ready || !consultationSound) return;
-    return startPolling(consultationFeed(http, t), consultationSound);
+    return startPolling(consultationFeed(http, t), consultationSound, soundOn('consultations'));
   }, [ready, consultationSound, t]);
 
   return null;

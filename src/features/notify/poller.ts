@@ -35,6 +35,11 @@ export interface PollEnv {
   playSound(url: string): Promise<void> | void;
   /** The group's sound (autoNotifyAudio / autoConsulNotifyAudio); polling runs only while one is set. */
   soundUrl: string;
+  /**
+   * The account's own switch for this feed's sound (settings/notification), read when news arrives: off, the toast
+   * still shows and nothing plays. Absent: on.
+   */
+  soundOn?: () => boolean;
   /** True for a failure that means the session is over (HTTP 401). */
   isUnauthorized(error: unknown): boolean;
 }
@@ -117,6 +122,7 @@ export function createPoller<T extends { id: number }>(feed: PollFeed<T>, env: P
     });
     if (!newer) return;
     announced = newest;
+    if (env.soundOn && !env.soundOn()) return;
     try {
       await env.playSound(env.soundUrl);
     } catch {

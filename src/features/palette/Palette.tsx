@@ -2,9 +2,11 @@ import { Command as Cmdk } from 'cmdk';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useActiveScopes, useAvailableCommands, type Command } from '@/lib/commands';
+import { useSession } from '@/lib/session';
 import { groupCommands } from './grouping';
 import { Keys } from './Keys';
 import { ModalDialog } from './ModalDialog';
+import { useProviderResults, type PaletteResult, type SearchProvider } from './providers';
 import { rankGroups } from './search';
 import { useCommandText } from './useCommandText';
 
@@ -27,6 +29,9 @@ export default function Palette({ onRun, onClose }: PaletteProps) {
   const groups = rankGroups(groupCommands(commands, scopes), search, (command) => ({
     label: text.label(command), heading: text.heading(command), id: command.id, keywords: command.keywords ?? [],
   }));
+  const { permissions } = useSession();
+  // Features' results (knowledge-base items...) come after the commands, one group per provider.
+  const found = useProviderResults(search, permissions);
 
   return (
     <ModalDialog label={t('palette.label')} onClose={onClose} className="items-start justify-center px-4 pt-[12vh]">
@@ -67,6 +72,21 @@ export default function Palette({ onRun, onClose }: PaletteProps) {
               ))}
             </Cmdk.Group>
           ))}
+          {found.map(({ provider, results }) => (
+            <Cmdk.Group key={`search:${provider.id}`} heading={t(provider.heading as never)} className={GROUP_CLASS}>
+              {results.map((result) => (
+                <Cmdk.Item
+                  key={result.id}
+                  value={`search:${provider.id}:${result.id}`}
+                  onSelect={() => onRun(resultCommand(provider, result))}
+                  className="flex min-h-8 cursor-default flex-col justify-center border-l-2 border-transparent px-2.5 py-1 text-fg select-none rounded-sm data-[selected=true]:border-accent data-[selected=true]:bg-accent-soft"
+                >
+                  <span className="truncate">{result.label}</span>
+                  {result.detail && <span className="truncate text-[11px] text-fg-muted [:lang(bo)_&]:text-[13px]">{result.detail}</span>}
+                </Cmdk.Item>
+              ))}
+            </Cmdk.Group>
+          ))}
         </Cmdk.List>
         <footer className="flex shrink-0 items-center gap-4 border-t border-line px-3 py-1.5 text-[11px] text-fg-muted [:lang(bo)_&]:text-[13px]">
           <span className="inline-flex items-center gap-1.5">
@@ -86,4 +106,11 @@ export default function Palette({ onRun, onClose }: PaletteProps) {
       </Cmdk>
     </ModalDialog>
   );
+}
+
+const GROUP_CLASS = '[&_[cmdk-group-heading]]:px-2.5 [&_[cmdk-group-heading]]:pt-2 [&_[cmdk-group-heading]]:pb-1 [&_[cmdk-group-heading]]:text-[11px] [:lang(bo)_&_[cmdk-group-heading]]:text-[13px] [&_[cmdk-group-heading]]:font-semibold [&_[cmdk-group-heading]]:tracking-wide [&_[cmdk-group-heading]]:text-fg-muted [&_[cmdk-group-heading]]:uppercase';
+
+/** A provider's result run the way a chosen command is: after the palette has closed and given the focus back. */
+function resultCommand(provider: SearchProvider, result: PaletteResult): Command {
+  return { id: `search.${provider.id}.${result.id}`, label: result.label, scope: 'global', when: () => true, run: result.run };
 }

@@ -11,6 +11,8 @@ import { toasts } from '@/lib/toasts';
 import { CommandCenter, type AppCommandContext } from './CommandCenter';
 import { destinationCommands, type DestinationContext } from './destinations';
 
+export { registerSearchProvider, type PaletteResult, type SearchContext, type SearchProvider } from './providers';
+
 const destinationContext: DestinationContext = {
   navigate: (path) => navigate(path),
   openExternal: (url) => void window.open(url, '_blank', 'noopener,noreferrer'),

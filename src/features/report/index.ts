@@ -7,6 +7,10 @@ export { TraceDiffView } from './trace/TraceDiffView';
 export { TraceSnapshotView } from './trace/TraceSnapshotView';
 export { ReportHistory } from './trace/ReportHistory';
 export { ReportHtml } from './editor/ReportHtml';
+export { ReportEditor } from './editor/ReportEditor';
 export { cleanReportHtml } from './model/sanitize';
 export { StatusChip } from './workspace/StatusChip';
-
+export { TemplateTextEditors } from './templates/TemplateTextEditors';
+export { invalidateTemplates } from './templates/useTemplates';
+export { PrintSheet } from './print/PrintSheet';
+export { useQrCode } from './print/useQrCode';

@@ -1,20 +1,24 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../../contract/accounts';
-import { sessionActor, useSession } from '@/lib/session';
+import { useSession } from '@/lib/session';
 import { errorText } from '@/lib/errorText';
 import { http, isSessionEndingError } from '@/lib/http';
 import { toasts } from '@/lib/toasts';
 import { firstProblem, problemText, required, type Problem } from '@/lib/validation';
 import { Alert } from '@/ui/Alert';
 import { TextField } from '@/ui/TextField';
+import { AvatarSection } from './AvatarSection';
 import { PasswordSection } from './PasswordSection';
 import { SettingsFrame } from './SettingsFrame';
+import { profileUpdated } from './api';
 
-type Field = 'name' | 'fullName' | 'techTitle';
-const FIELDS: readonly Field[] = ['name', 'fullName', 'techTitle'];
+type Field = 'name' | 'fullName' | 'techTitle' | 'registry';
+const FIELDS: readonly Field[] = ['name', 'fullName', 'techTitle', 'registry'];
 
-const valuesOf = (user: User | null): Record<Field, string> => ({ name: user?.name ?? '', fullName: user?.fullName ?? '', techTitle: user?.techTitle ?? '' });
+const valuesOf = (user: User | null): Record<Field, string> => ({
+  name: user?.name ?? '', fullName: user?.fullName ?? '', techTitle: user?.techTitle ?? '', registry: user?.registry ?? '',
+});
 
 export default function ProfilePage() {
   const { t } = useTranslation();
@@ -56,7 +60,7 @@ export default function ProfilePage() {
       const values = valuesOf(updated);
       setSaved(values);
       setForm(values);
-      sessionActor().send({ type: 'PROFILE_UPDATED', user: updated });
+      profileUpdated(updated);
       toasts.show({ message: t('settings.profile.saved'), kind: 'success' });
     } catch (error) {
       if (!isSessionEndingError(error)) setFailure(errorText(t, error));
@@ -74,12 +78,14 @@ export default function ProfilePage() {
           <h2 id="profile-title" className="text-base font-semibold">{t('settings.profile.title')}</h2>
           <span className="text-xs text-warn" aria-live="polite">{dirty ? t('settings.profile.unsaved') : ''}</span>
         </div>
+        <AvatarSection />
         <form onSubmit={submit} noValidate className="rounded-lg border border-line bg-surface p-5">
           <div className="grid grid-cols-1 gap-x-4 sm:grid-cols-2">
             <TextField label={t('settings.profile.username')} value={user?.username ?? ''} readOnly />
             <TextField label={t('settings.profile.name')} name="name" value={form.name} onChange={set('name')} error={problemText(t, problem)} maxLength={64} autoComplete="name" />
             <TextField label={t('settings.profile.fullName')} name="fullName" value={form.fullName} onChange={set('fullName')} maxLength={64} />
             <TextField label={t('settings.profile.techTitle')} name="techTitle" value={form.techTitle} onChange={set('techTitle')} maxLength={64} />
+            <TextField label={t('settings.profile.registry')} name="registry" value={form.registry} onChange={set('registry')} maxLength={64} />
           </div>
           {failure && <div className="mb-3"><Alert>{failure}</Alert></div>}
           <div className="flex justify-end">

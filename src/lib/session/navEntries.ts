@@ -36,8 +36,10 @@ export const NAV_ENTRIES: readonly NavEntry[] = [
   { id: 'pathology', label: 'nav.pathology', place: 'primary', external: true, href: (ctx) => ctx.groups.find((g) => g.pathologyUrl)?.pathologyUrl ?? null },
   { id: 'learning', label: 'nav.learning', place: 'primary', href: () => '/learning' },
   { id: 'help', label: 'nav.help', place: 'primary', href: () => '/help' },
+  { id: 'kb', label: 'kb.nav', place: 'account', href: (ctx) => (Object.values(ctx.permissions ?? {}).some((e) => e.actions.some((a) => a.startsWith('report_') || a === 'template_upsert')) ? '/kb' : null) },
   { id: 'profile', label: 'nav.profile', place: 'account', href: () => '/settings/profile' },
   { id: 'myGroup', label: 'nav.myGroup', place: 'account', href: (ctx) => (ctx.groups[0] ? `/groups/${ctx.groups[0].id}` : null) },
+  { id: 'templates', label: 'templates.nav', place: 'account', href: (ctx) => (can(ctx.permissions, 'template_upsert') || anyGroup(ctx, (g) => g.isGroupKb && g.accessLevel === 1) ? '/templates' : null) },
   { id: 'settings', label: 'nav.settings', place: 'account', href: () => '/settings' },
 ];
 

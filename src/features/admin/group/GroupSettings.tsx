@@ -11,6 +11,7 @@ import { useWrite } from '../ui/useWrite';
 import { FLAG_KEYS, type FlagKey } from './flags';
 import { groupPartsApi } from './groupApi';
 import { AssignRules } from './settings/AssignRules';
+import { ColourRules } from './settings/ColourRules';
 import { ConsultationTargets } from './settings/ConsultationTargets';
 import { ExpertBuckets } from './settings/ExpertBuckets';
 import { NotificationUsers } from './settings/NotificationUsers';
@@ -64,6 +65,7 @@ function GroupLists({ groupId }: { groupId: number }) {
       <ConsultationTargets groupId={groupId} organizations={organizations} />
       <RegistryBuckets groupId={groupId} organizations={organizations} />
       <NotificationUsers groupId={groupId} organizations={organizations} />
+      <ColourRules groupId={groupId} />
     </>
   );
 }

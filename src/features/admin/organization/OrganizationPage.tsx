@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
 import { CommandScope, useCommands } from '@/lib/commands';
-import { navigate } from '@/lib/session';
+import { navigate, useSession } from '@/lib/session';
 import { useLoad } from '@/lib/useLoad';
 import { groupsApi, organizationsApi } from '../api';
 import { organizationCommands } from '../commands';
@@ -12,6 +12,8 @@ import { OrganizationHome } from './OrganizationHome';
 import { OrganizationProcedures } from './OrganizationProcedures';
 import { OrganizationRoles } from './OrganizationRoles';
 import { OrganizationSettings } from './OrganizationSettings';
+import { PrintTemplatesTab } from './printTemplates/PrintTemplatesTab';
+import { OrganizationSampleGraphs } from './sampleGraphs/SampleGraphs';
 
 /** /groups/{groupId}/organizations/{organizationId}[/roles|/settings|/procedures] (areas §2). */
 export default function OrganizationPage() {
@@ -24,10 +26,11 @@ export default function OrganizationPage() {
   const org = useLoad(orgId === null ? null : `admin:org:${orgId}`, (signal) => organizationsApi.get(orgId!, { signal }));
   const group = useLoad(groupId === null ? null : `admin:group:${groupId}`, (signal) => groupsApi.get(groupId!, { signal }));
   const canAdmin = org.data?.canAdmin ?? false;
+  const canManageGraphs = useSession().can('manage_sample_graph', orgId ?? undefined);
   useCommands(organizationCommands, { goTab: (to: OrganizationTab) => groupId !== null && orgId !== null && navigate(organizationPath(groupId, orgId, to)), canAdmin });
 
   if (groupId === null || orgId === null) return <div className="p-6"><LoadState error={{ code: 'NotFound' }} onRetry={() => navigate(groupsPath())} /></div>;
-  const tabs = ORGANIZATION_TABS.filter((id) => canAdmin || id === 'index').map((id) => ({ id, label: t(`admin.org.tabs.${id}`), href: organizationPath(groupId, orgId, id) }));
+  const tabs = ORGANIZATION_TABS.filter((id) => canAdmin || id === 'index' || (id === 'sample-graphs' && canManageGraphs)).map((id) => ({ id, label: t(`admin.org.tabs.${id}`), href: organizationPath(groupId, orgId, id) }));
   return (
     <CommandScope scope="organization">
       <AdminFrame title={org.data?.name ?? t('common.loading')} tabs={tabs} current={tab}
@@ -41,6 +44,8 @@ export default function OrganizationPage() {
           tab === 'roles' && canAdmin ? <OrganizationRoles org={org.data} />
             : tab === 'settings' && canAdmin ? <OrganizationSettings org={org.data} onChanged={org.reload} />
               : tab === 'procedures' && canAdmin ? <OrganizationProcedures org={org.data} />
+              : tab === 'print-templates' && canAdmin ? <PrintTemplatesTab org={org.data} />
+              : tab === 'sample-graphs' && (canAdmin || canManageGraphs) ? <OrganizationSampleGraphs org={org.data} canManage={canAdmin || canManageGraphs} />
                 : <OrganizationHome org={org.data} onChanged={org.reload} />
         )}
       </AdminFrame>

@@ -6,7 +6,7 @@ import type { PrintData, ReportView } from '../../../../contract/reports';
 import { navigate } from '@/lib/session';
 import { CommandScope, formatShortcut, useCommands } from '@/lib/commands';
 import { errorText } from '@/lib/errorText';
-import { HttpError, isSessionEndingError } from '@/lib/http';
+import { http, HttpError, isSessionEndingError } from '@/lib/http';
 import { toasts } from '@/lib/toasts';
 import { Alert } from '@/ui/Alert';
 import { Spinner } from '@/ui/Spinner';
@@ -48,6 +48,8 @@ export default function PrintPage() {
   /** Print data loaded so far: each answer draws fresh sheets, so every image is asked again. */
   const [loads, setLoads] = useState(0);
   const [printing, setPrinting] = useState(false);
+  /** Another print template of the organisation than its default (the toolbar's choice), or null for the default. */
+  const [templateId, setTemplateId] = useState<number | null>(null);
   const toolbar = useRef<HTMLDivElement>(null);
   const qr = useQrCode(loaded?.data.qrText ?? null);
 
@@ -60,7 +62,10 @@ export default function PrintPage() {
         setNotPrintable(true);
         return;
       }
-      const data = await reportApi.printData(reportId, { signal: controller.signal });
+      const data = templateId === null
+        ? await reportApi.printData(reportId, { signal: controller.signal })
+        : await http.get<PrintData>(`reports/${reportId}/print-data`, { signal: controller.signal, query: { templateId: String(templateId) } });
+      setImageFailed(false);
       setKeyImageFailed(false);
       setLoads((n) => n + 1);
       setLoaded({ data, report });
@@ -68,7 +73,7 @@ export default function PrintPage() {
       if (!controller.signal.aborted) setError(err);
     });
     return () => controller.abort();
-  }, [reportId, attempt]);
+  }, [reportId, attempt, templateId]);
 
   // An address that is not an image (or not allowed as one) fails like a logo that does not download.
   const refused = useMemo(() => {
@@ -127,6 +132,19 @@ export default function PrintPage() {
             {t('print.title')}
             {loaded && <span className="ml-2 font-normal text-fg-muted">{patientNameText(loaded.data.exam.patientName)} · {loaded.data.exam.modality} {loaded.data.exam.bodyPart ?? ''}</span>}
           </h1>
+          {loaded && loaded.data.templates.length > 1 && (
+            <label className="flex items-center gap-1.5 text-xs text-fg-muted">
+              {t('print.template')}
+              <select className="input h-7 w-44 text-[13px]" value={loaded.data.template.id} data-testid="print-template-choice"
+                onChange={(e) => setTemplateId(Number(e.target.value))}>
+                {loaded.data.templates.map((choice) => (
+                  <option key={choice.id} value={choice.id}>
+                    {choice.name}{choice.isDefault ? ` · ${t('print.templateDefault')}${choice.modality ? ` ${choice.modality}` : ''}` : ''}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
           {loaded && <StatusChip status={loaded.report.status} />}
           <button type="button" className="btn btn-primary" disabled={!context.canPrint} onClick={() => void print()}>
             {printing ? t('report.state.working') : t('print.commands.print')} <span className="key-hint">{keys('$mod+p')}</span>

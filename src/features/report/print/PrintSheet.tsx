@@ -6,6 +6,8 @@ import { ReportHtml } from '../editor/ReportHtml';
 import { sourceIds } from '../workspace/ExamHeader';
 import { safeImageUrl } from './safeImage';
 import { patientNameText } from '@/lib/format';
+import '../report.css';
+import './print.css';
 
 interface Props {
   data: PrintData;
@@ -14,6 +16,11 @@ interface Props {
   onImageError: () => void;
   /** A key image that does not load (its signed link expired, say): the report must not print without it. */
   onKeyImageError: () => void;
+  /**
+   * Draws the page number the printer will add (`1 / 1`) at the foot of the sheet, when the template asks for page
+   * numbers: the template editor's preview. The print page leaves it off (the @page margin box counts real pages).
+   */
+  pageMark?: boolean;
 }
 
 /** Two per row for one, two or four images (a 2 × 2 block), three per row for three, five and six. */
@@ -49,13 +56,15 @@ function Field({ label, children, wide }: { label: string; children: ReactNode; 
  * signatures and stamp.
  * The same component draws the on-screen preview and the printed copy.
  */
-export function PrintSheet({ data, qrUrl, onImageError, onKeyImageError }: Props) {
+export function PrintSheet({ data, qrUrl, onImageError, onKeyImageError, pageMark = false }: Props) {
   const { t } = useTranslation();
   const { template, exam, report } = data;
   const gender = t(`report.exam.gender.${exam.patientGender}` as 'report.exam.gender.M', { defaultValue: exam.patientGender });
   const source = exam.patientSource ? t(`report.exam.source.${exam.patientSource}` as 'report.exam.source.I', { defaultValue: exam.patientSource }) : '';
   const ids = sourceIds(exam);
   const signer = template.signatureOf === 'creator' ? data.creator : data.approver;
+  // areas §3: the stamp goes over the signature the template prints (the creator's or the approver's).
+  const stamp = <Img src={template.stamp} alt={t('print.stamp')} className="print-stamp" onError={onImageError} />;
   const positive = report.positive === null ? null : report.positive ? t('report.fields.positiveValue.positive') : t('report.fields.positiveValue.negative');
 
   return (
@@ -134,6 +143,7 @@ export function PrintSheet({ data, qrUrl, onImageError, onKeyImageError }: Props
           ) : (
             <span className="print-value">{data.creator?.name}</span>
           )}
+          {template.signatureOf === 'creator' && stamp}
         </div>
         <div className="print-sign">
           <span className="print-label">{t('print.approver')}</span>
@@ -142,11 +152,12 @@ export function PrintSheet({ data, qrUrl, onImageError, onKeyImageError }: Props
           ) : (
             <span className="print-value">{data.approver?.name}</span>
           )}
-          <Img src={template.stamp} alt={t('print.stamp')} className="print-stamp" onError={onImageError} />
+          {template.signatureOf === 'approver' && stamp}
         </div>
         <Field label={t('print.submittedAt')}>{printTime(report.submittedAt, template.exactTime)}</Field>
         <Field label={t('print.approvedAt')}>{printTime(report.approvedAt, template.exactTime)}</Field>
       </footer>
+      {pageMark && template.pageNumbers && <p className="print-page-mark" data-testid="print-page-mark">1 / 1</p>}
     </article>
   );
 }

@@ -1,0 +1,26 @@
+import { appendFile } from 'node:fs/promises';
+import type { FastifyBaseLogger } from 'fastify';
+
+/**
+ * How a text reaches a mobile phone (verification codes for binding a number and resetting a password). The
+ * server picks one in deps (`deps.sms`); without one it uses the local sender below. A real SMS gateway is a
+ * second implementation of this interface; none is configured in this build.
+ */
+export interface SmsSender {
+  /** Resolves once the provider has accepted the text; rejects when it has not (the caller answers OperationFailed). */
+  send(mobile: string, text: string): Promise<void>;
+}
+
+/**
+ * The local development sender: nothing leaves the machine. The text goes to the server log (at warn level, so it
+ * is seen without debug logging), and, when SMS_OUTBOX_FILE is set, one JSON line {mobile, text, at} is appended to
+ * that file (the end-to-end tests read their codes there). It never pretends a phone received anything.
+ */
+export function localSmsSender(log: Pick<FastifyBaseLogger, 'warn'>, outboxFile: string | null | undefined, now: () => Date): SmsSender {
+  return {
+    async send(mobile, text) {
+      log.warn({ sms: { mobile, text } }, 'SMS not sent (no SMS provider configured): logged here instead');
+      if (outboxFile) await appendFile(outboxFile, `${JSON.stringify({ mobile, text, at: now().toISOString() })}\n`, 'utf8');
+    },
+  };
+}

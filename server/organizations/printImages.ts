@@ -1,0 +1,74 @@
+import { crc32 } from 'node:zlib';
+import { imageSize } from 'image-size';
+import { PRINT_IMAGE_TYPES, type PrintImage } from '../../contract/printTemplates';
+import { ApiError } from '../http/errors';
+
+/**
+ * A print template's logo or stamp, judged on its bytes (never its name; areas §5): the logo a square JPEG or PNG,
+ * the stamp a PNG that can be transparent (an alpha channel, colour type 4 or 6, or a tRNS chunk). A file cut short
+ * or with a broken PNG chunk is ImageBroken; another kind of file ImageType.
+ */
+export type PrintImageType = 'image/png' | 'image/jpeg';
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+function typeOf(bytes: Uint8Array): PrintImageType | 'other' {
+  if (PNG_SIGNATURE.every((b, i) => bytes[i] === b)) return 'image/png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  return 'other';
+}
+
+interface PngFacts { colourType: number; hasTrns: boolean }
+
+/** Walks a PNG's chunks (lengths inside the file, CRCs right, IHDR first, IEND last); null when it is not whole. */
+export function pngFacts(bytes: Buffer): PngFacts | null {
+  let at = 8;
+  let colourType = -1;
+  let hasTrns = false;
+  let first = true;
+  while (at + 12 <= bytes.length) {
+    const length = bytes.readUInt32BE(at);
+    const end = at + 12 + length;
+    if (length > 0x7fffffff || end > bytes.length) return null;
+    const type = bytes.toString('latin1', at + 4, at + 8);
+    if (crc32(bytes.subarray(at + 4, at + 8 + length)) !== bytes.readUInt32BE(at + 8 + length)) return null;
+    if (first) {
+      if (type !== 'IHDR' || length !== 13) return null;
+      colourType = bytes[at + 8 + 9]!;
+      first = false;
+    }
+    if (type === 'tRNS') hasTrns = true;
+    if (type === 'IEND') return { colourType, hasTrns };
+    at = end;
+  }
+  return null;
+}
+
+/** A JPEG that ends with its end-of-image marker (a file cut short does not). */
+function jpegWhole(bytes: Buffer): boolean {
+  let end = bytes.length;
+  while (end > 2 && bytes[end - 1] === 0x00) end--;
+  return bytes[end - 2] === 0xff && bytes[end - 1] === 0xd9;
+}
+
+function dimensions(bytes: Buffer): { width: number; height: number } {
+  try {
+    const { width, height } = imageSize(bytes);
+    if (width > 0 && height > 0) return { width, height };
+  } catch {
+    // unreadable: below
+  }
+  throw new ApiError('ImageBroken');
+}
+
+/** The file's type and size when it is acceptable as `kind`; the catalogue's 400 otherwise. */
+export function checkPrintImage(kind: PrintImage, bytes: Buffer): { type: PrintImageType; width: number; height: number } {
+  const type = typeOf(bytes);
+  if (type === 'other' || !PRINT_IMAGE_TYPES[kind].includes(type)) throw new ApiError('ImageType', undefined, { accepted: PRINT_IMAGE_TYPES[kind] });
+  const png = type === 'image/png' ? pngFacts(bytes) : null;
+  if (type === 'image/png' ? !png : !jpegWhole(bytes)) throw new ApiError('ImageBroken');
+  const { width, height } = dimensions(bytes);
+  if (kind === 'logo' && width !== height) throw new ApiError('LogoNotSquare', undefined, { width, height });
+  if (kind === 'stamp' && !(png!.colourType === 4 || png!.colourType === 6 || png!.hasTrns)) throw new ApiError('StampNotTransparent');
+  return { type, width, height };
+}

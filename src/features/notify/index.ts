@@ -1,0 +1,2 @@
+export { NotifyPolling } from './NotifyPolling';
+export { notifySounds, soundEnabled, type NotifyKind, type NotifySounds } from './sounds';

@@ -35,7 +35,8 @@ export const DEMO_ACCOUNTS = [
   { username: 'chief', name: '张建国', title: '主任医师' },
   { username: 'registrar', name: '赵丽', title: '登记员' },
   { username: 'tech', name: '陈强', title: '技师' },
-  { username: 'expert', name: '刘志远', title: '教授' },
+  // A bound mobile: the forgotten-password page's code goes to it (the local SMS sender writes it to the server log).
+  { username: 'expert', name: '刘志远', title: '教授', mobile: '13800138007' },
   // The hospital's own administrator: organisation admin there, a plain member of the group (areas §6).
   { username: 'orgadmin', name: '何静', title: '科室管理员' },
 ] as const;
@@ -91,7 +92,8 @@ export async function seedDemo(db: Db, opts: DemoOptions): Promise<DemoIds> {
     });
 
     const accountRows = await tx.insert(t.accounts).values(DEMO_ACCOUNTS.map((a) => ({
-      username: a.username, name: a.name, fullName: a.name, techTitle: a.title, passwordHash: hash, canCreateGroup: a.username === 'admin',
+      username: a.username, name: a.name, fullName: a.name, techTitle: a.title, mobile: 'mobile' in a ? a.mobile : null, passwordHash: hash,
+      canCreateGroup: a.username === 'admin',
     }))).returning();
     const acc = Object.fromEntries(accountRows.map((a) => [a.username, a.id])) as Record<DemoUsername, number>;
 

@@ -92,7 +92,15 @@ const SCREENS: Screen[] = [
     },
   },
   // Signed in (admin).
-  { name: 'worklist', signedIn: true, open: visit('/studies', '[data-testid=worklist-grid] [role=row][data-focused]') },
+  {
+    name: 'worklist',
+    signedIn: true,
+    // Signing in lands on /studies already: a same-address step would keep the row go() marked as seen, so the page loads afresh.
+    open: async (page) => {
+      await page.goto('/studies');
+      await expect(page.locator('[data-testid=worklist-grid] [role=row][data-focused]').first()).toBeVisible({ timeout: 10_000 });
+    },
+  },
   {
     name: 'report-workspace',
     signedIn: true,

@@ -87,6 +87,33 @@ test('Alt+↓ moves an item down its level, and the new place holds after a relo
   await expect(page.locator(`[data-kb-id="${c.id}"]`)).toBeVisible();
 });
 
+test('M moves an item into another folder, where it stays after a reload', async ({ page }) => {
+  const bucketId = await hospital();
+  const from = await make({ bucketId, type: 'folder', name: `From ${stamp}` });
+  const to = await make({ bucketId, type: 'folder', name: `Into ${stamp}` });
+  const item = await make({ bucketId, parentId: from.id, type: 'text', name: `Moving ${stamp}`, content: '<p>m</p>' });
+  await prefer(page, { language: 'en' });
+  await signIn(page, 'orgadmin');
+  await page.goto(`/kb?bucketId=${bucketId}&item=${item.id}`);
+  const row = page.locator(`[data-kb-id="${item.id}"]`);
+  await expect(row).toHaveAttribute('aria-selected', 'true');
+  await row.focus();
+  await page.keyboard.press('m');
+  const dialog = page.getByRole('dialog', { name: `Move “${item.name}” to` });
+  await expect(dialog).toBeVisible();
+  // The folder it is in is not offered; typing narrows the list to the other one, Enter moves it there.
+  await expect(dialog.getByRole('option', { name: new RegExp(`^From ${stamp}`) })).toHaveCount(0);
+  await page.keyboard.type(`Into ${stamp}`);
+  await expect(dialog.getByRole('option', { name: new RegExp(`^Into ${stamp}`) })).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect.poll(() => levelOnServer(bucketId, to.id)).toEqual([item.id]);
+  await expect(row).toBeFocused();
+  await page.reload();
+  await expect(page.locator(`[data-kb-id="${item.id}"]`)).toHaveAttribute('aria-selected', 'true');
+  expect(await levelOnServer(bucketId, from.id)).toEqual([]);
+});
+
 test('a text is found from the palette by a word of its content and opens at its place', async ({ page }) => {
   const bucketId = await hospital();
   const word = `nodule${stamp}`;

@@ -71,6 +71,14 @@ test('each transfer syntax, photometric interpretation and bit depth draws its p
     seen.push(entry.file);
   }
   expect(seen).toHaveLength(manifest.files.length);
+  // The series list shows each series by its server preview, every one of them made and loaded.
+  const previews = page.getByTestId('series-preview');
+  await expect(previews).toHaveCount(manifest.files.length);
+  for (const [index, entry] of manifest.files.entries()) {
+    const preview = previews.nth(index);
+    await preview.scrollIntoViewIfNeeded(); // loaded lazily, as they come into view
+    await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { message: `${entry.kind} preview`, timeout: 15_000 }).toBe(true);
+  }
 
   // The header's name follows the language: the ideographic group in Chinese.
   await page.screenshot({ path: '/tmp/viewer-shots/viewer-en-dark.png' });

@@ -1,9 +1,12 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NotifyPolling } from '@/features/notify/NotifyPolling';
 import { GlobalCommands } from '@/features/palette';
 import { SettingsCommands } from '@/features/settings';
 import { Navbar } from './Navbar';
+
+// The pollers (and the contract schemas their feeds read) load after the first paint, in a chunk of their own: the
+// sign-in screen does not carry them.
+const NotifyPolling = lazy(() => import('@/features/notify/NotifyPolling').then((m) => ({ default: m.NotifyPolling })));
 
 /** The frame of every signed-in screen: navbar on top, the screen below, the global commands and the notification polling mounted once. */
 export function AppShell({ children }: { children: ReactNode }) {
@@ -18,7 +21,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         {children}
       </main>
       <GlobalCommands />
-      <NotifyPolling />
+      <Suspense fallback={null}><NotifyPolling /></Suspense>
       <SettingsCommands />
     </div>
   );

@@ -13,7 +13,7 @@ import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { Spinner } from '@/ui/Spinner';
 import { kbApi } from './api';
 import { kbCommands, type KbCommandContext } from './commands';
-import { NameDialog, TemplatePicker } from './dialogs';
+import { FolderPicker, NameDialog, TemplatePicker } from './dialogs';
 import { ItemPane } from './ItemPane';
 import { KbTree } from './KbTree';
 import { ancestorIds, parentForNew, treeKey, visibleRows, type TreeKey } from './model';
@@ -40,7 +40,7 @@ export default function KbPage() {
   return <KbScreen key={bucketId} bucketId={bucketId} orgs={readable} initialItem={idFrom(search.get('item'))} />;
 }
 
-type DialogState = { kind: 'text' | 'folder' | 'template' } | { kind: 'delete'; item: KbItem; below: number } | null;
+type DialogState = { kind: 'text' | 'folder' | 'template' } | { kind: 'delete'; item: KbItem; below: number } | { kind: 'move'; item: KbItem } | null;
 
 function KbScreen({ bucketId, orgs, initialItem }: { bucketId: number; orgs: { id: number; name: string }[]; initialItem: number | null }) {
   const { t } = useTranslation();
@@ -203,6 +203,25 @@ function KbScreen({ bucketId, orgs, initialItem }: { bucketId: number; orgs: { i
     }
   };
 
+  /** Into another folder (M): it goes last there; the folder opens so the item stays in sight and keeps the focus. */
+  const moveInto = async (item: KbItem, parentId: number | null) => {
+    setBusy(true);
+    try {
+      const saved = await kbApi.patch(item.id, { parentId });
+      setDialog(null);
+      if (parentId !== null) setOpen((o) => new Set([...o, parentId]));
+      setItems((list) => list.map((i) => (i.id === item.id ? { ...i, parentId: saved.parentId, sort: saved.sort } : i)));
+      changed();
+      tree.reload();
+      focusRow(item.id);
+    } catch (error) {
+      failed(error);
+      tree.reload();
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const treeFocused = () => {
     const active = document.activeElement;
     return Boolean(treeRef.current && active && treeRef.current.contains(active) && active.getAttribute('role') === 'treeitem');
@@ -233,6 +252,7 @@ function KbScreen({ bucketId, orgs, initialItem }: { bucketId: number; orgs: { i
       place(current, to.preId);
       focusRow(current);
     },
+    moveTo: () => currentItem && setDialog({ kind: 'move', item: currentItem }),
     newText: () => setDialog({ kind: 'text' }),
     newFolder: () => setDialog({ kind: 'folder' }),
     linkTemplate: () => setDialog({ kind: 'template' }),
@@ -263,6 +283,7 @@ function KbScreen({ bucketId, orgs, initialItem }: { bucketId: number; orgs: { i
               <button type="button" className="btn" onClick={context.newText} title="N">{t('kb.commands.newText')}</button>
               <button type="button" className="btn" onClick={context.newFolder} title="Shift+N">{t('kb.commands.newFolder')}</button>
               <button type="button" className="btn" onClick={context.linkTemplate} title="T">{t('kb.commands.linkTemplate')}</button>
+              <button type="button" className="btn" onClick={context.moveTo} disabled={!currentItem} title="M">{t('kb.commands.moveTo')}</button>
               <button type="button" className="btn" onClick={context.rename} disabled={!currentItem} title="F2">{t('kb.commands.rename')}</button>
               <button type="button" className="btn" onClick={context.remove} disabled={!currentItem} title="Delete">{t('kb.commands.delete')}</button>
             </div>
@@ -315,6 +336,9 @@ function KbScreen({ bucketId, orgs, initialItem }: { bucketId: number; orgs: { i
       )}
       {dialog?.kind === 'template' && (
         <TemplatePicker bucketId={bucketId} busy={busy} onPick={(referenceId) => void create({ type: 'template', referenceId })} onCancel={() => { setDialog(null); focusRow(current); }} />
+      )}
+      {dialog?.kind === 'move' && (
+        <FolderPicker items={items} moving={dialog.item} busy={busy} onPick={(parentId) => void moveInto(dialog.item, parentId)} onCancel={() => { setDialog(null); focusRow(current); }} />
       )}
       <ConfirmDialog
         open={dialog?.kind === 'delete'}

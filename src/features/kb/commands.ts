@@ -13,6 +13,7 @@ export interface KbCommandContext {
   rename(): void;
   remove(): void;
   move(step: -1 | 1): void;
+  moveTo(): void;
   newText(): void;
   newFolder(): void;
   linkTemplate(): void;
@@ -38,6 +39,7 @@ export const kbCommands: readonly Spec[] = [
   { id: 'kb.open', label: 'kb.commands.open', section: tree, scope: 'kb', shortcut: 'Enter', when: (c) => c.treeFocused() && c.hasFocused, run: (c) => c.openItem() },
   { id: 'kb.moveUp', label: 'kb.commands.moveUp', section: tree, scope: 'kb', shortcut: 'Alt+ArrowUp', repeat: true, when: (c) => c.treeFocused() && c.hasFocused && c.canWrite, run: (c) => c.move(-1) },
   { id: 'kb.moveDown', label: 'kb.commands.moveDown', section: tree, scope: 'kb', shortcut: 'Alt+ArrowDown', repeat: true, when: (c) => c.treeFocused() && c.hasFocused && c.canWrite, run: (c) => c.move(1) },
+  { id: 'kb.moveTo', label: 'kb.commands.moveTo', section: items, scope: 'kb', shortcut: 'm', keywords: ['move', '移动', 'folder', '文件夹'], when: (c) => c.treeFocused() && c.hasFocused && c.canWrite, run: (c) => c.moveTo() },
   { id: 'kb.rename', label: 'kb.commands.rename', section: items, scope: 'kb', shortcut: 'F2', when: (c) => c.treeFocused() && c.hasFocused && c.canWrite, run: (c) => c.rename() },
   { id: 'kb.delete', label: 'kb.commands.delete', section: items, scope: 'kb', shortcut: 'Delete', when: (c) => c.treeFocused() && c.hasFocused && c.canWrite, run: (c) => c.remove() },
   { id: 'kb.newText', label: 'kb.commands.newText', section: items, scope: 'kb', shortcut: 'n', keywords: ['new', '新建', 'text', '文本'], when: (c) => c.canWrite, run: (c) => c.newText() },

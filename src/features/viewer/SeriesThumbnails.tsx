@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { previewUrl } from './stack';
 import { useSeries } from './useSeries';
 
 const MAX = 8;
@@ -22,7 +23,7 @@ export function SeriesThumbnails({ examId }: { examId: number }) {
         return (
           <li key={series.seriesInstanceUid}>
             <a href={`/viewer/${examId}`} target="_blank" rel="noopener" title={label} className="block overflow-hidden rounded border border-line bg-black focus-visible:outline-offset-[-2px]">
-              <img src={`${data.base}instances/${instance.id}/preview?token=${encodeURIComponent(token)}`} alt={label} loading="lazy" className="aspect-square w-full object-contain" />
+              <img src={previewUrl(data.base, instance.id, token)} alt={label} loading="lazy" className="aspect-square w-full object-contain" />
             </a>
           </li>
         );

@@ -13,6 +13,7 @@ import { viewerCommands, type PrimaryTool, type ViewerCommandContext } from './c
 import { TOOL_NAMES, startCornerstone } from './engine/cornerstone';
 import { presetsFor, toRange, toWindow, WINDOW_PRESETS, type VoiRange } from './presets';
 import { SeriesList } from './SeriesList';
+import { previewUrl } from './stack';
 import { clampIndex, stacksOf, type Stack } from './stack';
 import { useSeries } from './useSeries';
 import { ViewerToolbar } from './ViewerToolbar';
@@ -221,7 +222,7 @@ export default function ViewerCore({ examId, access, onCapture, captureBlocked, 
   return (
     <CommandScope scope="viewer">
       <section aria-label={t('viewer.title')} className={`flex min-h-0 min-w-0 overflow-hidden rounded-md border border-line bg-surface ${className}`}>
-        <SeriesList stacks={stacks} selected={seriesIndex} onSelect={setSeriesIndex} />
+        <SeriesList stacks={stacks} selected={seriesIndex} onSelect={setSeriesIndex} previewOf={data && token ? (id) => previewUrl(data.base, id, token) : undefined} />
         <div className="flex min-w-0 flex-1 flex-col">
           <ViewerToolbar ctx={ctx} tool={tool} presets={presets} inverted={view.inverted} capturing={capturing}
             showCapture={Boolean(onCapture)} captureBlocked={captureBlocked ?? null} />

@@ -45,3 +45,8 @@ export function clampIndex(index: number, delta: number, length: number): number
   if (length === 0) return 0;
   return Math.min(length - 1, Math.max(0, index + delta));
 }
+
+/** The first frame of an instance as a small windowed PNG (GET instances/{id}/preview), for an <img>: the token rides in the query. */
+export function previewUrl(base: string, instanceId: number, token: string): string {
+  return `${base}instances/${instanceId}/preview?token=${encodeURIComponent(token)}`;
+}

@@ -5,12 +5,7 @@ import { isHttpError, isSessionEndingError } from '@/lib/http';
 import { toasts } from '@/lib/toasts';
 import { Alert } from '@/ui/Alert';
 
-/** The look the administration tables share (GroupOrganizations, GroupMembers). */
-export const TABLE = 'w-full border-collapse rounded-md border border-line bg-surface text-[13px]';
-export const HEAD_ROW = 'border-b border-line text-left text-xs text-fg-muted';
-export const TH = 'px-3 py-2 font-medium';
-export const ROW = 'border-b border-line/60 last:border-0';
-export const TD = 'px-3 py-1.5';
+export { HEAD_ROW, ROW, TABLE, TD, TH } from '../../ui/table';
 export const CHECKBOX = 'h-4 w-4 shrink-0 accent-[var(--accent)]';
 
 /**

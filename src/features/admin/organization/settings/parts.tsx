@@ -18,11 +18,7 @@ export function Field({ label, className = '', children }: { label: string; clas
   );
 }
 
-export const TABLE = 'w-full border-collapse rounded-md border border-line bg-surface text-[13px]';
-export const HEAD_ROW = 'border-b border-line text-left text-xs text-fg-muted';
-export const TH = 'px-3 py-2 font-medium';
-export const ROW = 'border-b border-line/60 last:border-0';
-export const TD = 'px-3 py-1.5';
+export { HEAD_ROW, ROW, TABLE, TD, TH } from '../../ui/table';
 /** A table's last row where a new entry is typed under the columns it fills. */
 export const ADD_ROW = 'border-t border-line bg-sunken/60';
 /** 3 px of cell, 1 of border and 8 of the field's padding: the typed text starts where the column's text does (`TD`'s 12 px). */

@@ -63,6 +63,14 @@ export const ERROR_STATUS = {
   UnknownQueueNumber: 400,
   /** Text-to-speech: no engine on this server, or no voice for the language (details.reason); the screen shows the call only. */
   TtsUnavailable: 503,
+  /** Consultations: the target is not one of the group's consultation targets (nor its default). */
+  ConsultationTargetInvalid: 400,
+  /** Consultations (areas §5): the result's conclusion is empty. */
+  ConsultationResultEmpty: 400,
+  /** Consultations (areas §4): a rating once submitted never changes. */
+  ConsultationRated: 409,
+  /** Consultations: video needs LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET on the server. */
+  RtcNotConfigured: 503,
   /** Organisations (areas §5): a code of 4 to 35 letters and digits only. */
   OrganizationCodeInvalid: 400,
   /** Organisations: the code is used by another organisation (any case). */

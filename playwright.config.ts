@@ -23,12 +23,15 @@ const dataDirOf = (at: number) => (at === 8181 ? '.tmp/e2e-data' : `.tmp/e2e-dat
 /** Where a lane's server writes its texts (inside its data folder, so each run starts empty). */
 export const smsOutbox = (at: number) => `${dataDirOf(at)}/sms-outbox.jsonl`;
 
+/** The built web app the servers serve; E2E_DIST lets side-by-side runs (helpers, experiments) keep builds apart. */
+const dist = process.env.E2E_DIST ?? 'dist';
+
 function server(at: number) {
   const dataDir = dataDirOf(at);
   return {
     // scripts/test.sh builds before Playwright; a missing build is made here so the config also runs alone (the
     // lanes' servers start one after the other, so only the first can find the build missing).
-    command: `rm -rf ${dataDir} && mkdir -p ${dataDir} && ([ -f dist/index.html ] || npx vite build --logLevel warn) && npx tsx server/main.ts`,
+    command: `rm -rf ${dataDir} && mkdir -p ${dataDir} && ([ -f ${dist}/index.html ] || npx vite build --logLevel warn --outDir ${dist}) && npx tsx server/main.ts`,
     url: `http://localhost:${at}/api/v1/domain`,
     reuseExistingServer: false,
     timeout: 120_000,
@@ -37,6 +40,7 @@ function server(at: number) {
       // shared database would meet the exams, files and links of earlier runs (whose files are gone).
       DATABASE_URL: '',
       PORT: String(at),
+      CLIENT_DIR: dist,
       DATA_DIR: dataDir,
       SCRYPT_COST: '1024',
       TOKEN_SECRET: 'e2e-secret-not-for-production',

@@ -302,3 +302,16 @@ export const rtcTokenQuery = z.object({ room: z.string().regex(/^consultation-[1
 export type RtcToken =
   | { configured: true; url: string; token: string; room: string; identity: string; expiresAt: string }
   | { configured: false };
+
+/** GET consultations/targets?examId: where a consultation of this exam may go (the create screen's choices). */
+export const consultationTargetsQuery = z.object({ examId: idValue }).strict();
+export interface ConsultationTargets {
+  /** The group's consultation targets and its default, without the applicant itself. */
+  targets: ConsultationBucketRef[];
+  defaultTargetId: number | null;
+  /** Other organisations of the group that may join. */
+  joinable: ConsultationBucketRef[];
+}
+
+/** GET consultations/people?bucketId: accounts of one organisation the caller may add as members or experts. */
+export const consultationPeopleQuery = z.object({ bucketId: idValue }).strict();

@@ -17,7 +17,8 @@ import { openDatabase, type Database } from '../server/db/client';
 import * as t from '../server/db/schema';
 import { systemClock } from '../server/deps';
 import { DEMO_PASSWORD, seedDemo } from '../server/seed/demo';
-import { bodyOutline, encodePng } from '../server/seed/sampleGraphs';
+import { encodePng } from '../server/http/png';
+import { bodyOutline } from '../server/seed/sampleGraphs';
 import { createLocalStorage } from '../server/storage/local';
 import { createSigner } from '../server/storage/signer';
 import { percentile as pct } from './support/stats';
@@ -84,7 +85,7 @@ async function runOn(kind: 'pglite' | 'postgres') {
   const list = await call('GET', `sample-graphs/query?bucketId=${ids.hospitalId}`) as { id: number }[];
   const target = list[0]!.id;
   // A 200 kB PNG: random grey noise does not compress.
-  const noise = encodePng(460, 440, randomBytes(460 * 440));
+  const noise = encodePng(460, 440, 1, randomBytes(460 * 440));
   const uploaded: number[] = [];
 
   let n = 0;

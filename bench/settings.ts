@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { deflateSync } from 'node:zlib';
+import { encodePng } from '../server/http/png';
 import { buildApp } from '../server/app';
 import { createTokens } from '../server/auth/tokens';
 import { openDatabase, type Database } from '../server/db/client';
@@ -49,21 +49,12 @@ async function open(kind: 'pglite' | 'postgres'): Promise<{ database: Database; 
 function drawnSignature(): Buffer {
   const w = 600;
   const h = 200;
-  const crcTable = Array.from({ length: 256 }, (_, n) => { let c = n; for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1; return c >>> 0; });
-  const crc = (buf: Buffer) => { let c = 0xffffffff; for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8); return (c ^ 0xffffffff) >>> 0; };
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4); len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const sum = Buffer.alloc(4); sum.writeUInt32BE(crc(body));
-    return Buffer.concat([len, body, sum]);
-  };
-  const ihdr = Buffer.alloc(13); ihdr.writeUInt32BE(w, 0); ihdr.writeUInt32BE(h, 4); ihdr[8] = 8; ihdr[9] = 6;
-  const raw = Buffer.alloc((w * 4 + 1) * h);
+  const pixels = Buffer.alloc(w * h * 4);
   for (let x = 20; x < w - 20; x++) {
     const y0 = Math.round(h / 2 + Math.sin(x / 25) * 50);
-    for (let y = y0 - 2; y <= y0 + 2; y++) raw[y * (w * 4 + 1) + 1 + x * 4 + 3] = 255;
+    for (let y = y0 - 2; y <= y0 + 2; y++) pixels[(y * w + x) * 4 + 3] = 255;
   }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return encodePng(w, h, 4, pixels);
 }
 
 async function runOn(kind: 'pglite' | 'postgres') {

@@ -3,6 +3,7 @@ import { imageSize } from 'image-size';
 import { SIGNATURE_MAX_SIDE, SIGNATURE_MIN_SIZE } from '../../contract/accounts';
 import { sniffType } from '../../contract/files';
 import { ApiError } from '../http/errors';
+import { pngChunks } from '../http/png';
 
 /**
  * Areas §5 "Signature cannot be empty", judged on the bytes of a signature image (POST accounts/me/signature):
@@ -56,31 +57,22 @@ function assertSides(width: number, height: number) {
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 
 function readPng(bytes: Buffer): SignatureImage {
-  let at = 8;
+  const chunks = pngChunks(bytes);
+  if (!chunks) throw broken('a chunk is cut short or damaged, or the PNG ends before IEND');
   let header: { width: number; height: number; depth: number; colour: number; interlace: number } | null = null;
   let palette: Buffer | null = null;
   let alphas: Buffer | null = null;
   const data: Buffer[] = [];
-  let ended = false;
-  while (at + 12 <= bytes.length) {
-    const length = bytes.readUInt32BE(at);
-    const kind = bytes.toString('latin1', at + 4, at + 8);
-    if (at + 12 + length > bytes.length) throw broken(`the ${kind} chunk is cut short`);
-    const body = bytes.subarray(at + 8, at + 8 + length);
-    if (kind === 'IHDR') {
-      if (length < 13) throw broken('a short IHDR');
+  for (const { type, data: body } of chunks) {
+    if (type === 'IHDR') {
+      if (body.length < 13) throw broken('a short IHDR');
       header = { width: body.readUInt32BE(0), height: body.readUInt32BE(4), depth: body[8]!, colour: body[9]!, interlace: body[12]! };
-    } else if (kind === 'PLTE') palette = body;
-    else if (kind === 'tRNS') alphas = body;
-    else if (kind === 'IDAT') data.push(body);
-    else if (kind === 'IEND') {
-      ended = true;
-      break;
-    }
-    at += 12 + length;
+    } else if (type === 'PLTE') palette = body;
+    else if (type === 'tRNS') alphas = body;
+    else if (type === 'IDAT') data.push(body);
   }
   if (!header) throw broken('no IHDR');
-  if (!ended || data.length === 0) throw broken('the PNG is cut short');
+  if (data.length === 0) throw broken('the PNG has no image data');
   const { width, height, depth, colour, interlace } = header;
   if (width === 0 || height === 0) throw new ApiError('SignatureEmpty', 'The signature image is empty', { width, height });
   assertSides(width, height);

@@ -1,7 +1,7 @@
-import { crc32 } from 'node:zlib';
 import { imageSize } from 'image-size';
 import { PRINT_IMAGE_TYPES, type PrintImage } from '../../contract/printTemplates';
 import { ApiError } from '../http/errors';
+import { pngChunks } from '../http/png';
 
 /**
  * A print template's logo or stamp, judged on its bytes (never its name; areas §5): the logo a square JPEG or PNG,
@@ -20,28 +20,12 @@ function typeOf(bytes: Uint8Array): PrintImageType | 'other' {
 
 interface PngFacts { colourType: number; hasTrns: boolean }
 
-/** Walks a PNG's chunks (lengths inside the file, CRCs right, IHDR first, IEND last); null when it is not whole. */
+/** A PNG's facts when it is whole (lengths inside the file, CRCs right, IHDR first, IEND last); null otherwise. */
 export function pngFacts(bytes: Buffer): PngFacts | null {
-  let at = 8;
-  let colourType = -1;
-  let hasTrns = false;
-  let first = true;
-  while (at + 12 <= bytes.length) {
-    const length = bytes.readUInt32BE(at);
-    const end = at + 12 + length;
-    if (length > 0x7fffffff || end > bytes.length) return null;
-    const type = bytes.toString('latin1', at + 4, at + 8);
-    if (crc32(bytes.subarray(at + 4, at + 8 + length)) !== bytes.readUInt32BE(at + 8 + length)) return null;
-    if (first) {
-      if (type !== 'IHDR' || length !== 13) return null;
-      colourType = bytes[at + 8 + 9]!;
-      first = false;
-    }
-    if (type === 'tRNS') hasTrns = true;
-    if (type === 'IEND') return { colourType, hasTrns };
-    at = end;
-  }
-  return null;
+  const chunks = pngChunks(bytes);
+  const header = chunks?.[0];
+  if (!chunks || header?.type !== 'IHDR' || header.data.length !== 13) return null;
+  return { colourType: header.data[9]!, hasTrns: chunks.some((c) => c.type === 'tRNS') };
 }
 
 /** A JPEG that ends with its end-of-image marker (a file cut short does not). */

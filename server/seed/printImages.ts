@@ -1,44 +1,26 @@
-import { crc32, deflateSync } from 'node:zlib';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { encodePng } from '../http/png';
 import { printTemplates } from '../db/schema';
 import { printImageKey } from '../organizations/printTemplates';
 import type { Storage } from '../storage/types';
 
 /**
- * The demo print templates' logo and stamp, drawn at seed time as small PNGs (written by hand: a signature, IHDR,
- * one deflated IDAT, IEND): a square 128 × 128 logo (areas §9's recommended size) and a round red stamp on a
+ * The demo print templates' logo and stamp, drawn at seed time as small PNGs (server/http/png.ts): a square 128 × 128 logo (areas §9's recommended size) and a round red stamp on a
  * transparent background (areas §5).
  */
 type Pixel = readonly [number, number, number, number];
 
 export function pngOf(width: number, height: number, pixel: (x: number, y: number) => Pixel, alpha = true): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const out = Buffer.alloc(body.length + 8);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), body.length + 4);
-    return out;
-  };
   const channels = alpha ? 4 : 3;
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bits per channel
-  ihdr[9] = alpha ? 6 : 2; // RGBA or RGB
-  const raw = Buffer.alloc((width * channels + 1) * height);
+  const pixels = Buffer.alloc(width * height * channels);
   for (let y = 0; y < height; y++) {
-    const row = y * (width * channels + 1); // each row opens with filter type 0
     for (let x = 0; x < width; x++) {
       const p = pixel(x, y);
-      for (let c = 0; c < channels; c++) raw[row + 1 + x * channels + c] = p[c]!;
+      for (let c = 0; c < channels; c++) pixels[(y * width + x) * channels + c] = p[c]!;
     }
   }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return encodePng(width, height, channels, pixels, { level: 9 });
 }
 
 /** A hospital emblem: a white cross on a teal disc, on white. */

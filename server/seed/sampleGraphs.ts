@@ -1,6 +1,6 @@
-import { deflateSync } from 'node:zlib';
 import type { SampleGraphPoint } from '../../contract/sampleGraphs';
 import type { Db } from '../db/client';
+import { encodePng } from '../http/png';
 import { sampleGraphs } from '../db/schema';
 import type { Storage } from '../storage/types';
 import { storedName } from '../storage/types';
@@ -37,24 +37,9 @@ function draw(w: number, h: number, lines: Shape[], body?: Shape): Buffer {
       px[y * w + x] = v;
     }
   }
-  return encodePng(w, h, px);
+  return encodePng(w, h, 1, px, { level: 9 });
 }
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => { let c = n; for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1; return c >>> 0; });
-function crc(buf: Buffer): number { let c = 0xffffffff; for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8); return (c ^ 0xffffffff) >>> 0; }
-function chunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4); len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const sum = Buffer.alloc(4); sum.writeUInt32BE(crc(body));
-  return Buffer.concat([len, body, sum]);
-}
-/** An 8-bit greyscale PNG of `grey` (w×h bytes, row by row). */
-export function encodePng(w: number, h: number, grey: Buffer): Buffer {
-  const ihdr = Buffer.alloc(13); ihdr.writeUInt32BE(w, 0); ihdr.writeUInt32BE(h, 4); ihdr[8] = 8; ihdr[9] = 0;
-  const raw = Buffer.alloc((w + 1) * h);
-  for (let y = 0; y < h; y++) grey.copy(raw, y * (w + 1) + 1, y * w, (y + 1) * w);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
-}
 
 /** A standing figure, front view, 240×440. */
 export function bodyOutline(): Buffer {

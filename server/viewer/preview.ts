@@ -1,6 +1,6 @@
 import { naturalWindow, windowRange } from '../../contract/dicom/window';
 import { decodeFirstFrame, type Frame } from './pixels';
-import { encodePng } from './png';
+import { encodePng } from '../http/png';
 
 /** Previews are at most this many pixels on their longer side (thumbnails of the drawer, key-image strip, shares). */
 export const PREVIEW_MAX = 256;

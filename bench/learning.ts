@@ -6,49 +6,19 @@
  * tens of thousands of rows. Over loopback HTTP, BENCH_RUNS each (default 200) after 10 warm-up calls: the list signed
  * out and signed in (progress merged), a search, a category, one video, and the progress write. p50 / p95 / max in ms.
  */
-import pg from 'pg';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import path from 'node:path';
-import { buildApp } from '../server/app';
-import { createTokens } from '../server/auth/tokens';
 import { hashPassword } from '../server/auth/password';
-import { openDatabase, type Database } from '../server/db/client';
+import type { Database } from '../server/db/client';
 import * as t from '../server/db/schema';
 import { systemClock } from '../server/deps';
 import { DEMO_PASSWORD, seedDemo } from '../server/seed/demo';
-import { createLocalStorage } from '../server/storage/local';
-import { createSigner } from '../server/storage/signer';
-import { percentile as pct } from './support/stats';
+import { benchKinds, benchStorage, BENCH_SCRYPT_COST, openBenchDatabase, startBenchApp, timeScenarios } from './support/server';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 200);
-const WARMUP = 10;
+const PREFIX = 'learning';
+
 const VIDEOS = Number(process.env.BENCH_VIDEOS ?? 500);
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 1000);
 const PER_WATCHER = 30;
-const SCRYPT_COST = 1024;
 const CATEGORIES = ['workstation', 'reporting', 'calling', 'viewer', 'registry', 'admin', 'quality', 'safety'];
-
-async function open(kind: 'pglite' | 'postgres'): Promise<{ database: Database; drop: () => Promise<void> }> {
-  if (kind === 'pglite') return { database: await openDatabase({ databaseUrl: null, dataDir: null }), drop: async () => undefined };
-  const name = `bench_learning_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `/${name}`;
-  return {
-    database: await openDatabase({ databaseUrl: url.toString(), dataDir: null }),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
 
 async function grow(database: Database, rad2: number) {
   const db = database.db;
@@ -62,7 +32,7 @@ async function grow(database: Database, rad2: number) {
     }))).returning({ id: t.learnings.id });
     videos.push(...rows.map((r) => r.id));
   }
-  const hash = await hashPassword(DEMO_PASSWORD, SCRYPT_COST);
+  const hash = await hashPassword(DEMO_PASSWORD, BENCH_SCRYPT_COST);
   const now = new Date();
   for (let start = 0; start < WATCHERS; start += 100) {
     const n = Math.min(100, WATCHERS - start);
@@ -77,30 +47,13 @@ async function grow(database: Database, rad2: number) {
 }
 
 async function runOn(kind: 'pglite' | 'postgres') {
-  const { database, drop } = await open(kind);
+  const { database, drop } = await openBenchDatabase(kind, PREFIX);
   const clock = systemClock;
-  const ids = await seedDemo(database.db, { scryptCost: SCRYPT_COST, clock, exams: 50 });
+  const ids = await seedDemo(database.db, { scryptCost: BENCH_SCRYPT_COST, clock, exams: 50 });
   await grow(database, ids.accounts.rad2);
-  const filesDir = mkdtempSync(path.join(tmpdir(), 'bench-learning-'));
-  const app = await buildApp({
-    db: database.db, dbKind: database.kind, clock, storage: createLocalStorage({ root: filesDir, signer: createSigner('bench'), clock }),
-    tokens: createTokens(`bench-${randomBytes(8).toString('hex')}`, 3600),
-    config: { tokenTtlSeconds: 3600, scryptCost: SCRYPT_COST, dataDir: filesDir, clientDir: '/nonexistent', databaseUrl: null },
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/v1`;
-  const res = await fetch(`${base}/accounts/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'rad2', password: DEMO_PASSWORD }) });
-  const rad2 = ((await res.json()) as { accessToken: string }).accessToken;
-  const call = async (token: string | null, method: string, route: string, body?: unknown) => {
-    const answer = await fetch(`${base}/${route}`, {
-      method, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await answer.text();
-    if (!answer.ok) throw new Error(`${method} ${route}: ${answer.status} ${text.slice(0, 200)}`);
-    return text ? JSON.parse(text) as unknown : null;
-  };
+  const bench = await startBenchApp(database, drop, benchStorage(PREFIX));
+  const rad2 = await bench.login('rad2');
+  const call = bench.call;
   const first = ((await call(null, 'GET', 'learnings?limit=1')) as { items: { id: number }[] }).items[0]!.id;
 
   let position = 0;
@@ -115,25 +68,8 @@ async function runOn(kind: 'pglite' | 'postgres') {
       return call(rad2, 'PUT', `learnings/${first}/progress`, { positionSec: position, completed: false });
     }],
   ];
-  const rows: string[][] = [];
-  for (const [label, run] of scenarios) {
-    const samples: number[] = [];
-    for (let i = 0; i < WARMUP + RUNS; i++) {
-      const t0 = performance.now();
-      await run();
-      if (i >= WARMUP) samples.push(performance.now() - t0);
-    }
-    samples.sort((a, b) => a - b);
-    rows.push([label, pct(samples, 50).toFixed(1), pct(samples, 95).toFixed(1), samples.at(-1)!.toFixed(1)]);
-  }
-  console.log(`\n${kind} (${cpus().length} cores), ${VIDEOS} videos, ${WATCHERS * PER_WATCHER} progress rows, ${RUNS} runs each after ${WARMUP} warm-up, ms:`);
-  const widths = [0, 1, 2, 3].map((i) => Math.max(...[['call', 'p50', 'p95', 'max'], ...rows].map((r) => r[i]!.length)));
-  for (const r of [['call', 'p50', 'p95', 'max'], ...rows]) console.log(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '));
-  await app.close();
-  await database.close();
-  await drop();
-  rmSync(filesDir, { recursive: true, force: true });
+  await timeScenarios(`${kind}, ${VIDEOS} videos, ${WATCHERS * PER_WATCHER} progress rows`, scenarios);
+  await bench.close();
 }
 
-await runOn('pglite');
-if (process.env.DATABASE_URL) await runOn('postgres');
+for (const kind of benchKinds()) await runOn(kind);

@@ -6,56 +6,25 @@
  * 200) after 10 warm-up calls: the list, one template, an update, making a default, a logo upload, and the print data
  * of an approved report (which reads the default and signs its images). p50 / p95 / max in milliseconds.
  */
-import pg from 'pg';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import { buildApp } from '../server/app';
-import { createTokens } from '../server/auth/tokens';
-import { openDatabase, type Database } from '../server/db/client';
 import * as t from '../server/db/schema';
 import { systemClock } from '../server/deps';
 import { printImageKey } from '../server/organizations/printTemplates';
-import { DEMO_PASSWORD, seedDemo } from '../server/seed/demo';
+import { seedDemo } from '../server/seed/demo';
 import { demoLogo } from '../server/seed/printImages';
-import { createLocalStorage } from '../server/storage/local';
-import { createSigner } from '../server/storage/signer';
-import { percentile as pct } from './support/stats';
+import { benchKinds, benchStorage, BENCH_SCRYPT_COST, openBenchDatabase, startBenchApp, timeScenarios } from './support/server';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 200);
-const WARMUP = 10;
+const PREFIX = 'print';
+
 const TEMPLATES = Number(process.env.BENCH_TEMPLATES ?? 60);
-const SCRYPT_COST = 1024;
-
-async function open(kind: 'pglite' | 'postgres'): Promise<{ database: Database; drop: () => Promise<void> }> {
-  if (kind === 'pglite') return { database: await openDatabase({ databaseUrl: null, dataDir: null }), drop: async () => undefined };
-  const name = `bench_print_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `/${name}`;
-  return {
-    database: await openDatabase({ databaseUrl: url.toString(), dataDir: null }),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
 
 async function runOn(kind: 'pglite' | 'postgres') {
-  const { database, drop } = await open(kind);
+  const { database, drop } = await openBenchDatabase(kind, PREFIX);
   const db = database.db;
   const clock = systemClock;
-  const filesDir = mkdtempSync(path.join(tmpdir(), 'bench-print-'));
-  const storage = createLocalStorage({ root: filesDir, signer: createSigner('bench'), clock });
-  const ids = await seedDemo(db, { scryptCost: SCRYPT_COST, clock, exams: 100 });
+  const files = benchStorage(PREFIX);
+  const { storage } = files;
+  const ids = await seedDemo(db, { scryptCost: BENCH_SCRYPT_COST, clock, exams: 100 });
   const logo = demoLogo();
   const grown = await db.insert(t.printTemplates).values(Array.from({ length: TEMPLATES }, (_, i) => ({
     bucketId: ids.hospitalId, name: `测试打印模板 ${i}`, titles: ['影像诊断报告单'], modality: i % 3 === 0 ? 'XA' : null,
@@ -65,29 +34,10 @@ async function runOn(kind: 'pglite' | 'postgres') {
     await storage.put(key, logo, { contentType: 'image/png' });
     await db.update(t.printTemplates).set({ logo: key }).where(eq(t.printTemplates.id, row.id));
   }
-  const app = await buildApp({
-    db, dbKind: database.kind, clock, storage, tokens: createTokens(`bench-${randomBytes(8).toString('hex')}`, 3600),
-    config: { tokenTtlSeconds: 3600, scryptCost: SCRYPT_COST, dataDir: filesDir, clientDir: '/nonexistent', databaseUrl: null },
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/v1`;
-  const login = async (username: string) => {
-    const res = await fetch(`${base}/accounts/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: DEMO_PASSWORD }) });
-    return ((await res.json()) as { accessToken: string }).accessToken;
-  };
-  const admin = await login('orgadmin');
-  const rad1 = await login('rad1');
-  const call = async (token: string, method: string, route: string, body?: unknown) => {
-    const form = body instanceof FormData;
-    const res = await fetch(`${base}/${route}`, {
-      method, headers: { authorization: `Bearer ${token}`, ...(body === undefined || form ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : form ? body : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${text.slice(0, 200)}`);
-    return text ? JSON.parse(text) as unknown : null;
-  };
+  const bench = await startBenchApp(database, drop, files);
+  const admin = await bench.login('orgadmin');
+  const rad1 = await bench.login('rad1');
+  const call = (token: string, method: string, route: string, body?: unknown) => bench.call(token, method, route, body);
   const list = `buckets/${ids.hospitalId}/print-templates`;
   const target = grown[1]!.id;
   const [a, b] = [grown[3]!.id, grown[6]!.id]; // two XA templates: the default goes back and forth
@@ -109,25 +59,8 @@ async function runOn(kind: 'pglite' | 'postgres') {
     }],
     ...(approved ? [['GET reports/{id}/print-data', () => call(rad1, 'GET', `reports/${approved.id}/print-data`)] as [string, () => Promise<unknown>]] : []),
   ];
-  const rows: string[][] = [];
-  for (const [label, run] of scenarios) {
-    const samples: number[] = [];
-    for (let i = 0; i < WARMUP + RUNS; i++) {
-      const t0 = performance.now();
-      await run();
-      if (i >= WARMUP) samples.push(performance.now() - t0);
-    }
-    samples.sort((x, y) => x - y);
-    rows.push([label, pct(samples, 50).toFixed(1), pct(samples, 95).toFixed(1), samples.at(-1)!.toFixed(1)]);
-  }
-  console.log(`\n${kind} (${cpus().length} cores), ${RUNS} runs each after ${WARMUP} warm-up, ms:`);
-  const widths = [0, 1, 2, 3].map((i) => Math.max(...[['call', 'p50', 'p95', 'max'], ...rows].map((r) => r[i]!.length)));
-  for (const r of [['call', 'p50', 'p95', 'max'], ...rows]) console.log(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '));
-  await app.close();
-  await database.close();
-  await drop();
-  rmSync(filesDir, { recursive: true, force: true });
+  await timeScenarios(`${kind}`, scenarios);
+  await bench.close();
 }
 
-await runOn('pglite');
-if (process.env.DATABASE_URL) await runOn('postgres');
+for (const kind of benchKinds()) await runOn(kind);

@@ -1,6 +1,8 @@
 /**
- * A small DICOM Part 10 writer for the demo images: Explicit VR Little Endian, UTF-8 text (ISO_IR 192), one image
- * per file. Enough for what the seed makes; the upload path reads the result like any modality's file.
+ * A small DICOM Part 10 writer for the demo images and the viewer's test fixtures (tests/fixtures/dicom/generate.ts):
+ * an Explicit VR Little Endian data set, UTF-8 text (ISO_IR 192), one image per file, its pixels native or one
+ * encapsulated frame (JPEG 2000, HTJ2K) under the file meta's transfer syntax. The upload path reads the result like
+ * any modality's file.
  */
 export type ElementValue = string | number | readonly number[] | Uint8Array | Uint16Array | Int16Array;
 export interface Element {
@@ -59,18 +61,53 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
+export interface WriteOptions {
+  /** The file meta's transfer syntax (default Explicit VR Little Endian); the data set itself is always written so. */
+  transferSyntax?: string;
+  implementationUid?: string;
+  /** One compressed frame, written as encapsulated pixel data after the data set. */
+  encapsulatedFrame?: Uint8Array;
+}
+
+/** Encapsulated pixel data: an empty offset table, one fragment, the sequence delimiter. */
+export function encapsulated(frame: Uint8Array): Uint8Array {
+  const item = (bytes: Uint8Array) => {
+    const even = bytes.length % 2 ? concat([bytes, new Uint8Array(1)]) : bytes;
+    const head = new Uint8Array(8);
+    const view = new DataView(head.buffer);
+    view.setUint16(0, 0xfffe, true);
+    view.setUint16(2, 0xe000, true);
+    view.setUint32(4, even.length, true);
+    return concat([head, even]);
+  };
+  const head = new Uint8Array(12);
+  const view = new DataView(head.buffer);
+  view.setUint16(0, 0x7fe0, true);
+  view.setUint16(2, 0x0010, true);
+  head[4] = 0x4f; // O
+  head[5] = 0x42; // B
+  view.setUint32(8, 0xffffffff, true);
+  const end = new Uint8Array(8);
+  new DataView(end.buffer).setUint16(0, 0xfffe, true);
+  new DataView(end.buffer).setUint16(2, 0xe0dd, true);
+  return concat([head, item(new Uint8Array(0)), item(frame), end]);
+}
+
 /** The file: preamble, 'DICM', the meta group (its SOP class and instance from the data set), then the data set in tag order. */
-export function writeDicomFile(elements: readonly Element[]): Uint8Array {
+export function writeDicomFile(elements: readonly Element[], options: WriteOptions = {}): Uint8Array {
   const find = (tag: number) => String(elements.find((e) => e.tag === tag)?.value ?? '');
   const meta = concat([
     encode({ tag: 0x00020001, vr: 'OB', value: new Uint8Array([0, 1]) }),
     encode({ tag: 0x00020002, vr: 'UI', value: find(0x00080016) }),
     encode({ tag: 0x00020003, vr: 'UI', value: find(0x00080018) }),
-    encode({ tag: 0x00020010, vr: 'UI', value: EXPLICIT_LITTLE }),
-    encode({ tag: 0x00020012, vr: 'UI', value: IMPLEMENTATION_UID }),
+    encode({ tag: 0x00020010, vr: 'UI', value: options.transferSyntax ?? EXPLICIT_LITTLE }),
+    encode({ tag: 0x00020012, vr: 'UI', value: options.implementationUid ?? IMPLEMENTATION_UID }),
   ]);
   const body = concat([...elements].sort((a, b) => a.tag - b.tag).map(encode));
   const preamble = new Uint8Array(132);
   preamble.set(utf8.encode('DICM'), 128);
-  return concat([preamble, encode({ tag: 0x00020000, vr: 'UL', value: meta.length }), meta, body]);
+  return concat([
+    preamble, encode({ tag: 0x00020000, vr: 'UL', value: meta.length }), meta, body,
+    options.encapsulatedFrame ? encapsulated(options.encapsulatedFrame) : new Uint8Array(0),
+  ]);
 }

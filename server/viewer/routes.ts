@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { idParam } from '../../contract/common';
 import { groupInstances } from '../../contract/dicom';
@@ -43,6 +43,17 @@ export async function seriesList(deps: Deps, exam: { id: number; patientName: st
 
 /** Instances for the viewer (core §2 exam detail, report workspace): series list, instance files, viewer paths. */
 export async function viewerRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
+  /** The instance of the path's id, for whoever may read its exam (a member, or a view token of that exam). */
+  const readableInstance = async (req: FastifyRequest) => {
+    const { id } = parse(idParam, req.params);
+    const { token } = parse(tokenQuery, req.query);
+    const [instance] = await deps.db.select().from(dicomInstances).where(eq(dicomInstances.id, id));
+    if (!instance) throw new ApiError('NotFound');
+    const exam = await liveExam(deps, instance.examId);
+    await assertExamReadable(req, deps, exam.id, exam.bucketId, token);
+    return instance;
+  };
+
   app.get('/exams/:id/series', pub, async (req): Promise<SeriesList> => {
     const { id } = parse(idParam, req.params);
     const { token } = parse(tokenQuery, req.query);
@@ -52,12 +63,7 @@ export async function viewerRoutes(app: FastifyInstance, { deps }: { deps: Deps 
   });
 
   app.get('/instances/:id/file', pub, async (req, reply) => {
-    const { id } = parse(idParam, req.params);
-    const { token } = parse(tokenQuery, req.query);
-    const [instance] = await deps.db.select().from(dicomInstances).where(eq(dicomInstances.id, id));
-    if (!instance) throw new ApiError('NotFound');
-    const exam = await liveExam(deps, instance.examId);
-    await assertExamReadable(req, deps, exam.id, exam.bucketId, token);
+    const instance = await readableInstance(req);
     reply.header('cache-control', 'private, max-age=3600');
     reply.header('content-disposition', `inline; filename="${instance.sopInstanceUid}.dcm"`);
     return sendObject(deps.storage, reply, instance.storageKey, 'application/dicom');
@@ -66,12 +72,7 @@ export async function viewerRoutes(app: FastifyInstance, { deps }: { deps: Deps 
   // The first frame as a small PNG, windowed as the viewer opens it (thumbnails of the exam drawer, key images,
   // share pages). Made once and kept in storage beside the file; the same readers as the file itself.
   app.get('/instances/:id/preview', pub, async (req, reply) => {
-    const { id } = parse(idParam, req.params);
-    const { token } = parse(tokenQuery, req.query);
-    const [instance] = await deps.db.select().from(dicomInstances).where(eq(dicomInstances.id, id));
-    if (!instance) throw new ApiError('NotFound');
-    const exam = await liveExam(deps, instance.examId);
-    await assertExamReadable(req, deps, exam.id, exam.bucketId, token);
+    const instance = await readableInstance(req);
     const key = previewKey(instance);
     if (!(await deps.storage.head(key))) {
       // The whole file is read to decode it: a file past this (a long multi-frame) has no preview rather than a server short of memory.

@@ -1,10 +1,11 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { localeSplit } from './scripts/localeSplit';
 
 /** The web app. `npm start` builds it into dist/, which the API server serves (history-mode fallback). */
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), localeSplit(import.meta.dirname)],
   resolve: { tsconfigPaths: true },
   server: {
     port: 5173,

@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { localeSplit } from './scripts/localeSplit';
 
 /** Three projects: pure rules (unit), machine-generated paths (model), the real server (api). Playwright runs e2e. */
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), localeSplit(import.meta.dirname)],
   resolve: { tsconfigPaths: true },
   test: {
     projects: [

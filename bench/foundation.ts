@@ -170,6 +170,9 @@ interface ManifestChunk { file: string; src?: string; isEntry?: boolean; imports
 
 /** dist/ when it is built with a manifest; otherwise a fresh build into a temp folder (dist/ may be in use by a running server). */
 function clientDir(): { dir: string; note: string } | { error: string } {
+  // BENCH_CLIENT_DIR: measure a build made elsewhere (e.g. `vite build --outDir .tmp/dist-x`) and keep it.
+  const given = process.env.BENCH_CLIENT_DIR;
+  if (given) return existsSync(path.join(given, '.vite', 'manifest.json')) ? { dir: path.resolve(given), note: given } : { error: `${given} has no .vite/manifest.json` };
   const dist = path.join(ROOT, 'dist');
   if (existsSync(path.join(dist, 'index.html')) && existsSync(path.join(dist, '.vite', 'manifest.json'))) return { dir: dist, note: 'dist/' };
   const out = existsSync(path.join(dist, 'index.html')) ? mkdtempSync(path.join(tmpdir(), 'bench-dist-')) : dist;
@@ -197,7 +200,7 @@ function benchBundle(): void {
   try {
     measureBundle(dir, note);
   } finally {
-    if (dir !== path.join(ROOT, 'dist')) rmSync(dir, { recursive: true, force: true });
+    if (dir !== path.join(ROOT, 'dist') && !process.env.BENCH_CLIENT_DIR) rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -245,6 +248,10 @@ function measureBundle(dir: string, note: string): void {
 }
 
 // ── run ─────────────────────────────────────────────────────────────────────
+if (process.env.BENCH_ONLY === 'bundle') {
+  benchBundle();
+  process.exit(0);
+}
 console.log(`foundation benchmark — Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${new Date().toISOString()}`);
 let server: { child: ChildProcess; dataDir: string } | null = null;
 try {

@@ -1,4 +1,4 @@
-import { Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { ScreenErrorBoundary } from '@/features/errors/ScreenErrorBoundary';
@@ -6,8 +6,20 @@ import { Spinner } from '@/ui/Spinner';
 import { Guard } from '@/lib/session/Guard';
 import { findRoute } from './routeMatch';
 import { notFoundRoute, routes, type AppRoute } from './routes';
-import { AppShell } from './shell/AppShell';
 import { statusOf, useSessionSelector } from '@/lib/session';
+import { loadAllTexts } from '@/lib/i18n';
+import { loadChunk } from '@/lib/session/chunks';
+
+/**
+ * The signed-in frame (navbar, palette, global commands, pollers) is a chunk of its own, shown with the features'
+ * texts it names, with the compositions only its screens use (the workspace's and the worklist's slots, the palette's
+ * search providers) filled before it: the sign-in page, bare and public screens never load any of it (the /login
+ * budget).
+ */
+const AppShell = lazy(() => loadChunk(async () => {
+  const [shell] = await Promise.all([import('./shell/AppShell'), import('./slots'), import('./paletteSearch'), loadAllTexts()]);
+  return { default: shell.AppShell };
+}));
 
 function ScreenFallback() {
   const { t } = useTranslation();
@@ -21,7 +33,12 @@ function ScreenFallback() {
 function Layout({ layout, children }: { layout: AppRoute['layout']; children: ReactNode }) {
   const status = useSessionSelector(statusOf);
   const withShell = layout === 'shell' || (layout === 'auto' && status !== 'signedOut' && status !== 'loggedOut' && status !== 'signingIn');
-  return withShell ? <AppShell>{children}</AppShell> : <main id="main" className="min-h-screen bg-bg">{children}</main>;
+  if (!withShell) return <main id="main" className="min-h-screen bg-bg">{children}</main>;
+  return (
+    <Suspense fallback={<main id="main" className="min-h-screen bg-bg"><ScreenFallback /></main>}>
+      <AppShell>{children}</AppShell>
+    </Suspense>
+  );
 }
 
 function RouteBody({ route }: { route: AppRoute }) {

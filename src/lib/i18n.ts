@@ -1,7 +1,8 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LANGUAGE, LANGUAGES, STORAGE_KEYS, type Language } from '../../contract/constants';
-import chs from '../../locales/chs.json';
+import type chs from '../../locales/chs.json';
+import chsCore from 'virtual:locales/chs/core';
 import type { KeyValueStorage } from './tokenStore';
 
 /**
@@ -44,29 +45,63 @@ function applyToDocument(language: Language) {
 
 export const i18n = i18next;
 
+type Part = Record<string, unknown>;
+
 /**
- * Only the default language (also the fallback) is in the first bundle; English and Tibetan are chunks of their own,
- * loaded before the first render when chosen, or when switched to (the /login budget: each is ≈ 10 KB gzipped).
+ * Only the default language's first-paint namespaces are in the first bundle (src/lib/localeParts.ts); the rest of
+ * it, and English and Tibetan, are chunks of their own. A language's core part loads before the first render when
+ * chosen, or when switched to; the feature texts (`rest`) load once a screen needs them (`loadAllTexts`: the guard of
+ * every signed-in screen and every lazy screen but the sign-in page wait for it), so /login never loads them.
  */
-const LOADERS: Record<Exclude<Language, 'chs'>, () => Promise<{ default: typeof chs }>> = {
-  en: () => import('../../locales/en.json'),
-  tib: () => import('../../locales/tib.json'),
+const LOADERS: Record<Language, Record<'core' | 'rest', () => Promise<{ default: Part }>>> = {
+  chs: { core: async () => ({ default: chsCore }), rest: () => import('virtual:locales/chs/rest') },
+  en: { core: () => import('virtual:locales/en/core'), rest: () => import('virtual:locales/en/rest') },
+  tib: { core: () => import('virtual:locales/tib/core'), rest: () => import('virtual:locales/tib/rest') },
 };
 
-async function bundleOf(language: Language): Promise<typeof chs | null> {
-  if (language === 'chs') return chs;
+async function partOf(language: Language, part: 'core' | 'rest'): Promise<Part | null> {
   try {
-    return (await LOADERS[language]()).default;
+    return (await LOADERS[language][part]()).default;
   } catch {
     return null; // the chunk cannot be had now: the default language stands in
   }
 }
 
+/** Set once a screen has asked for the feature texts: a language switched to later brings its own at once. */
+let allTexts: Promise<boolean> | null = null;
+/** The parts in i18next now, as `chs/rest`. */
+const added = new Set<string>(['chs/core']);
+
+async function addPart(language: Language, part: 'core' | 'rest'): Promise<boolean> {
+  if (added.has(`${language}/${part}`)) return true;
+  const texts = await partOf(language, part);
+  if (!texts) return false;
+  i18next.addResourceBundle(language, 'translation', texts, true, true);
+  added.add(`${language}/${part}`);
+  return true;
+}
+
+/** The feature texts of the default language and of the current one; resolves when they are in (false if a chunk failed). */
+export function loadAllTexts(): Promise<boolean> {
+  allTexts ??= (async () => {
+    const language = currentLanguage();
+    const done = await Promise.all([addPart(DEFAULT_LANGUAGE, 'rest'), ...(language === DEFAULT_LANGUAGE ? [] : [addPart(language, 'rest')])]);
+    if (!done.every(Boolean)) allTexts = null; // a later screen asks again
+    return done.every(Boolean);
+  })();
+  return allTexts;
+}
+
+/** Whether the feature texts are in (the guard renders at once then). */
+export function allTextsLoaded(): boolean {
+  return added.has(`${DEFAULT_LANGUAGE}/rest`) && added.has(`${currentLanguage()}/rest`);
+}
+
 export async function initI18n(language: Language = storedLanguage()): Promise<typeof i18next> {
-  const chosen = await bundleOf(language);
+  const chosen = language === DEFAULT_LANGUAGE ? chsCore : await partOf(language, 'core');
   if (!chosen) language = DEFAULT_LANGUAGE;
   await i18next.use(initReactI18next).init({
-    resources: { chs: { translation: chs }, ...(chosen && language !== 'chs' ? { [language]: { translation: chosen } } : {}) },
+    resources: { chs: { translation: chsCore }, ...(chosen && language !== 'chs' ? { [language]: { translation: chosen } } : {}) },
     lng: language,
     fallbackLng: DEFAULT_LANGUAGE,
     supportedLngs: [...LANGUAGES],
@@ -80,6 +115,7 @@ export async function initI18n(language: Language = storedLanguage()): Promise<t
     const text = String(value ?? '');
     return text.charAt(0).toLocaleUpperCase() + text.slice(1);
   });
+  if (language !== DEFAULT_LANGUAGE) added.add(`${language}/core`);
   applyToDocument(language);
   return i18next;
 }
@@ -91,11 +127,9 @@ export async function setLanguage(language: Language): Promise<void> {
   } catch {
     // Storage refused: the choice still holds for this visit.
   }
-  if (!i18next.hasResourceBundle(language, 'translation')) {
-    const bundle = await bundleOf(language);
-    if (!bundle) return;
-    i18next.addResourceBundle(language, 'translation', bundle, true, true);
-  }
+  if (!(await addPart(language, 'core'))) return;
+  // Once feature texts are in use, the new language brings its own before it shows.
+  if (allTexts) await addPart(language, 'rest');
   await i18next.changeLanguage(language);
   applyToDocument(language);
 }

@@ -1,10 +1,11 @@
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import { Spinner } from '@/ui/Spinner';
 import { Alert } from '@/ui/Alert';
 import { errorText } from '@/lib/errorText';
 import { HttpError } from '@/lib/http';
+import { allTextsLoaded, loadAllTexts } from '@/lib/i18n';
 import { loginUrl, sessionActor, useSessionSelector, statusOf } from '.';
 
 /**
@@ -18,10 +19,18 @@ export function Guard({ children }: { children: ReactNode }) {
   const search = useSearch();
   const status = useSessionSelector(statusOf);
   const loadError = useSessionSelector((s) => s.context.loadError);
+  // The shell's navbar and the screen use the features' texts: they are asked for while the session loads.
+  const [texts, setTexts] = useState(allTextsLoaded);
+  useEffect(() => {
+    if (texts) return;
+    let live = true;
+    void loadAllTexts().then(() => { if (live) setTexts(true); });
+    return () => { live = false; };
+  }, [texts]);
 
   if (status === 'signedOut' || status === 'signingIn') return <Redirect to={loginUrl(location + (search ? `?${search}` : ''))} replace />;
   if (status === 'loggedOut') return <Redirect to="/login" replace />;
-  if (status === 'loading') {
+  if (status === 'loading' || !texts) {
     return (
       <div className="flex h-40 items-center justify-center">
         <Spinner label={t('shell.loadingSession')} />

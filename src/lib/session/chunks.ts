@@ -1,5 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { CHUNK_LOAD_TIMEOUT_MS } from '../../../contract/constants';
+import { loadAllTexts } from '../i18n';
 
 export type ChunkErrorCode = 'ChunkLoadError' | 'CSS_CHUNK_LOAD_FAILED';
 
@@ -39,7 +40,15 @@ export function loadChunk<T>(load: () => Promise<T>, timeoutMs: number = CHUNK_L
   });
 }
 
-/** A route screen in its own chunk (route-level code splitting). */
-export function lazyScreen(load: () => Promise<{ default: ComponentType }>): LazyExoticComponent<ComponentType> {
-  return lazy(() => loadChunk(load));
+/**
+ * A route screen in its own chunk (route-level code splitting). It shows once its feature texts are in as well
+ * (src/lib/i18n.ts `loadAllTexts`), never with raw keys; `texts: 'core'` is for a screen that needs only the
+ * first-paint namespaces (the sign-in page), so it never waits for the rest.
+ */
+export function lazyScreen(load: () => Promise<{ default: ComponentType }>, options: { texts?: 'core' | 'all' } = {}): LazyExoticComponent<ComponentType> {
+  if (options.texts === 'core') return lazy(() => loadChunk(load));
+  return lazy(() => loadChunk(async () => {
+    const [screen] = await Promise.all([load(), loadAllTexts()]);
+    return screen;
+  }));
 }

@@ -32,6 +32,18 @@ export async function loadAccess(db: Db, accountId: number): Promise<Access> {
       .from(roleUsers).innerJoin(roles, eq(roles.id, roleUsers.roleId))
       .where(eq(roleUsers.accountId, accountId)),
   ]);
+  return accessFromRows(accountId, memberships, groupRows, roleRows);
+}
+
+/** The rows loadAccess reads (also read in one statement with the account: server/access/snapshot.ts). */
+export interface AccessRows {
+  memberships: readonly { bucketId: number; accessLevel: string; groupId: number }[];
+  groupRows: readonly { groupId: number; accessLevel: number }[];
+  roleRows: readonly { bucketId: number; actions: readonly string[] }[];
+}
+
+/** Access made of its rows: a pure function, so the same rows always give the same answer. */
+export function accessFromRows(accountId: number, memberships: AccessRows['memberships'], groupRows: AccessRows['groupRows'], roleRows: AccessRows['roleRows']): Access {
   const roleActions = new Map<number, Set<Action>>();
   for (const r of roleRows) {
     const set = roleActions.get(r.bucketId) ?? new Set<Action>();

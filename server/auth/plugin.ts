@@ -1,19 +1,18 @@
 import fp from 'fastify-plugin';
-import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../deps';
-import { accounts } from '../db/schema';
 import { ApiError } from '../http/errors';
-import { loadAccess, type Access } from '../access/access';
+import type { Access } from '../access/access';
+import { loadAccountWithAccess, type AccountRow } from '../access/snapshot';
 import type { VerifiedClaims } from './tokens';
 import { assertQueryPermitLive } from './permits';
 
-export type AccountRow = typeof accounts.$inferSelect;
+export type { AccountRow };
 
 export interface Auth {
   account: AccountRow;
   claims: VerifiedClaims;
-  /** Loaded on first use and kept for the request. */
+  /** Read with the account in the request's one auth statement (server/access/snapshot.ts); built on first use. */
   access(): Promise<Access>;
 }
 
@@ -54,11 +53,12 @@ function bearer(req: FastifyRequest): string | null {
 
 async function authenticate(deps: Deps, token: string): Promise<Auth> {
   const claims = await deps.tokens.verify(token, Math.floor(deps.clock.now().getTime() / 1000));
-  const [account] = await deps.db.select().from(accounts).where(eq(accounts.id, claims.sub));
-  if (!account || account.tokenVersion !== claims.tv) throw new ApiError('JsonWebTokenError');
+  const found = await loadAccountWithAccess(deps.db, claims.sub);
+  if (!found || found.account.tokenVersion !== claims.tv) throw new ApiError('JsonWebTokenError');
+  const { account } = found;
   if (account.status !== 0) throw new ApiError('JsonWebTokenError', 'Account disabled');
   let access: Promise<Access> | null = null;
-  return { account, claims, access: () => (access ??= loadAccess(deps.db, account.id)) };
+  return { account, claims, access: () => (access ??= Promise.resolve(found.access())) };
 }
 
 /** For handlers of non-public routes: the hook guarantees auth is set. */

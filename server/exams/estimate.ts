@@ -11,6 +11,20 @@ export async function estimatedRows(db: Db, query: SQL | { getSQL(): SQL }): Pro
 }
 
 const TTL_MS = 10_000;
+const INSTANT = /^(\d{4}-\d\d-\d\dT\d\d:\d\d):\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)$/;
+
+/**
+ * An instant as part of the key, to the minute. The worklist's snapshot filter (created <= the moment the view was
+ * opened) is a new instant on every opening, which made every first page plan its estimate afresh; the planner's
+ * estimate for two instants of the same minute differs by the few rows made in between, far below what an estimate
+ * is used for (choosing an exact count above EXAM_COUNT_EXACT_LIMIT, or showing "about N").
+ */
+function toTheMinute(param: unknown): unknown {
+  if (param instanceof Date) return Math.floor(param.getTime() / 60_000);
+  if (typeof param !== 'string') return param;
+  const m = INSTANT.exec(param);
+  return m ? `${m[1]}${m[3]}` : param;
+}
 const MAX_ENTRIES = 500;
 /** One cache per database: a process may hold several (the test suite's servers, a bench comparing two). */
 const caches = new WeakMap<Db, Map<string, { rows: number; until: number }>>();
@@ -23,7 +37,7 @@ const caches = new WeakMap<Db, Map<string, { rows: number; until: number }>>();
  */
 export async function cachedEstimate(db: Db, query: { toSQL(): { sql: string; params: unknown[] }; getSQL(): SQL }, now = Date.now()): Promise<number> {
   const { sql: text, params } = query.toSQL();
-  const key = `${text}\u0000${JSON.stringify(params)}`;
+  const key = `${text}\u0000${JSON.stringify(params.map(toTheMinute))}`;
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
   const hit = cache.get(key);

@@ -1,6 +1,4 @@
 import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
-import type { LifecycleStatus } from '../../contract/reports';
-import { presentedStatus } from '../../machines/reportTransitions';
 import type { Db } from '../db/client';
 import { exams, reports } from '../db/schema';
 
@@ -16,19 +14,19 @@ export function coversExam(examId: number) {
  */
 export async function syncExams(tx: Db, examIds: Iterable<number>): Promise<void> {
   for (const examId of [...new Set(examIds)].sort((a, b) => a - b)) {
-    const [current] = await tx
-      .select({ id: reports.id, status: reports.status, lockedById: reports.lockedById, creatorId: reports.creatorId, deletedTime: reports.deletedTime })
+    // One statement per exam (it was a read, then a write): the current report is a row subquery, which gives
+    // nulls when no report covers the exam. The status is presentedStatus in SQL: a covering report is never deleted,
+    // so it reads 'locked' exactly when someone holds the lock.
+    const current = tx
+      .select({
+        id: reports.id,
+        status: sql`case when ${reports.lockedById} is not null then 'locked' else ${reports.status} end`,
+        creatorId: reports.creatorId,
+      })
       .from(reports)
       .where(coversExam(examId))
       .orderBy(sql`(${reports.status} <> 'none') desc`, desc(reports.id))
       .limit(1);
-    await tx.update(exams).set(current
-      ? {
-        reportId: current.id,
-        reportStatus: presentedStatus({ status: current.status as LifecycleStatus, lockedById: current.lockedById, deleted: false }),
-        reportCreatorId: current.creatorId,
-      }
-      : { reportId: null, reportStatus: null, reportCreatorId: null })
-      .where(eq(exams.id, examId));
+    await tx.execute(sql`update ${exams} set (report_id, report_status, report_creator_id) = (${current}) where ${exams.id} = ${examId}`);
   }
 }

@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { JointExamCandidate } from '../../contract/reports';
 import type { Db } from '../db/client';
 import { exams } from '../db/schema';
@@ -13,24 +14,28 @@ const VISIT_HOURS = 12;
  * that no written report covers yet. One report may cover them all; the writer confirms or discards each.
  */
 export async function jointCandidates(tx: Db, examId: number): Promise<JointExamCandidate[]> {
-  const [exam] = await tx.select({ bucketId: exams.bucketId, patientId: exams.patientId, modality: exams.modality, examTime: exams.examTime })
-    .from(exams).where(eq(exams.id, examId));
-  if (!exam || exam.patientId.trim() === '') return [];
+  // One statement (it was the exam, then its candidates): the exam joins as `self`. A blank patient id (what JS's
+  // trim() would empty) has no candidates: an unknown patient is nobody's visit.
+  const self = alias(exams, 'self');
   const rows = await tx.select({
     id: exams.id, modality: exams.modality, bodyPart: exams.bodyPart, studyDescription: exams.studyDescription,
     accessionNumber: exams.accessionNumber, examTime: exams.examTime,
-  }).from(exams).where(and(
-    eq(exams.bucketId, exam.bucketId),
-    eq(exams.patientId, exam.patientId),
-    eq(exams.modality, exam.modality),
+  }).from(exams).innerJoin(self, eq(self.id, examId)).where(and(
+    eq(exams.bucketId, self.bucketId),
+    eq(exams.patientId, self.patientId),
+    eq(exams.modality, self.modality),
     ne(exams.id, examId),
     isNull(exams.deletedTime),
-    sql`abs(extract(epoch from (${exams.examTime} - ${exam.examTime.toISOString()}::timestamptz))) < ${VISIT_HOURS * 3600}`,
+    sql`${self.patientId} !~ ${BLANK}`,
+    sql`abs(extract(epoch from (${exams.examTime} - ${self.examTime}))) < ${VISIT_HOURS * 3600}`,
     sql`not exists (select 1 from reports r where r.deleted_time is null and r.status <> 'none'
       and (r.exam_id = ${exams.id} or r.joint_exam_ids @> jsonb_build_array(${exams.id})))`,
   )).orderBy(asc(exams.examTime), asc(exams.id)).limit(20);
   return rows.map((r) => ({ ...r, examTime: r.examTime.toISOString() }));
 }
+
+/** Only the white space of JavaScript's String.prototype.trim, as a PostgreSQL regular expression. */
+const BLANK = '^[ \\t\\n\\v\\f\\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]*$';
 
 export interface JointDecision {
   jointExamIds: number[];

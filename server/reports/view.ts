@@ -1,4 +1,4 @@
-import { inArray } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { Person, ReportView } from '../../contract/reports';
 import type { ReportActor } from '../../machines/report';
 import { isNoteTakerOrigin, presentedStatus, transitionsFor } from '../../machines/reportTransitions';
@@ -18,6 +18,14 @@ export async function namesFor(db: Db, rows: readonly ReportRow[]): Promise<Name
   const found = await db.select({ id: accounts.id, name: accounts.name }).from(accounts).where(inArray(accounts.id, [...ids]));
   return new Map(found.map((a) => [a.id, a.name]));
 }
+
+/**
+ * The same names as namesFor, as a column of a statement on `reports` (a RETURNING list): [id, name] pairs of the
+ * accounts the row mentions, or null when it mentions none. The row's columns are named in full: drizzle would write them
+ * unqualified, and inside the subquery they could be read as the accounts' own columns.
+ */
+export const namesOfRow = sql<[number, string][] | null>`(select json_agg(json_build_array(a.id, a.name)) from ${accounts} a
+  where a.id in ("reports"."creator_id", "reports"."last_updater_id", "reports"."issuer_id", "reports"."note_taker_id", "reports"."assignee_id", "reports"."locked_by_id"))`;
 
 const person = (id: number | null, names: Names): Person | null => (id === null ? null : { id, name: names.get(id) ?? '' });
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);

@@ -33,6 +33,10 @@ export async function ingestDicom(deps: Pick<Deps, 'db' | 'storage' | 'clock'>, 
   if (body.errored) throw body.errored;
   if (body.destroyed) throw new ApiError('ParamsError', 'The file ended before it was complete');
   body.once('error', (err) => capture.destroy(err));
+  // The body may fail after storage has stopped reading (it refused the file, or a form part was cut off late): the
+  // error then reaches `capture` with nobody listening any more, which would be an uncaught exception. Whoever still
+  // reads it (storage.put) gets the failure through its own pipeline.
+  capture.on('error', () => undefined);
   try {
     await deps.storage.put(key, body.pipe(capture), { maxBytes, contentType: 'application/dicom' });
   } catch (err) {

@@ -1,0 +1,66 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { accounts } from '../db/schema';
+import { accessFromRows, type Access, type AccessRows } from './access';
+
+export type AccountRow = typeof accounts.$inferSelect;
+
+/**
+ * The account and everything its Access is made of (organisation memberships with their group, group memberships,
+ * role actions), in one statement: the same rows loadAccess reads with three, read in the same snapshot as the
+ * account's status and token version. Nothing is cached across requests that the database could change, so a
+ * removed role, membership or a disabled account counts from the very next request, in every API process
+ * (docs/decisions.md "Performance: what a request costs").
+ */
+const accessText = sql<string>`json_build_array(
+  coalesce((select json_agg(json_build_array(bm.bucket_id, bm.access_level, b.group_id))
+            from bucket_members bm join buckets b on b.id = bm.bucket_id where bm.account_id = "accounts"."id"), '[]'),
+  coalesce((select json_agg(json_build_array(gm.group_id, gm.access_level))
+            from group_members gm where gm.account_id = "accounts"."id"), '[]'),
+  coalesce((select json_agg(json_build_array(r.bucket_id, r.actions))
+            from role_users ru join roles r on r.id = ru.role_id where ru.account_id = "accounts"."id"), '[]')
+)::text`;
+// The outer account is named in full ("accounts"."id"): drizzle writes a column of a one-table select unqualified,
+// and inside these subqueries a bare "id" would be the subquery's own table's id.
+
+function prepare(db: Db) {
+  // A named statement: PostgreSQL parses and plans it once per connection, not on every request.
+  return db.select({ account: accounts, access: accessText }).from(accounts)
+    .where(eq(accounts.id, sql.placeholder('id'))).prepare('auth_account_access');
+}
+const statements = new WeakMap<Db, ReturnType<typeof prepare>>();
+
+/**
+ * Access objects by the exact text of their rows. A pure memo — the same rows always make the same Access — so it
+ * can never answer for rows that changed: changed rows are a different key. It saves parsing and building the action
+ * sets on every request of the same account. Access is read-only for its users (ReadonlyMap, ReadonlySet).
+ */
+const built = new Map<string, Access>();
+const BUILT_MAX = 2000;
+
+type Packed = [[number, string, number][], [number, number][], [number, string[]][]];
+
+export function accessOfText(accountId: number, text: string): Access {
+  const key = `${accountId}\u0000${text}`;
+  const hit = built.get(key);
+  if (hit) return hit;
+  const [m, g, r] = JSON.parse(text) as Packed;
+  const rows: AccessRows = {
+    memberships: m.map(([bucketId, accessLevel, groupId]) => ({ bucketId, accessLevel, groupId })),
+    groupRows: g.map(([groupId, accessLevel]) => ({ groupId, accessLevel })),
+    roleRows: r.map(([bucketId, actions]) => ({ bucketId, actions: Array.isArray(actions) ? actions : [] })),
+  };
+  const access = accessFromRows(accountId, rows.memberships, rows.groupRows, rows.roleRows);
+  if (built.size >= BUILT_MAX) built.delete(built.keys().next().value!);
+  built.set(key, access);
+  return access;
+}
+
+/** One round trip: the account row (or null) and its Access, as loadAccess would build it now. */
+export async function loadAccountWithAccess(db: Db, accountId: number): Promise<{ account: AccountRow; access: () => Access } | null> {
+  let statement = statements.get(db);
+  if (!statement) statements.set(db, (statement = prepare(db)));
+  const [found] = await statement.execute({ id: accountId });
+  if (!found) return null;
+  return { account: found.account, access: () => accessOfText(accountId, found.access) };
+}

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:exams [-- --exams 1000000] [-- --pglite-exams 200000] [-- --only postgres|pglite] [-- --explain] [-- --load-only]`
+ * `npm run bench:exams [-- --exams 1000000] [-- --pglite-exams 200000] [-- --only postgres|pglite] [-- --explain] [-- --load-only] [-- --scenario text]`
  *
  * The exam list on a million exams, through the real server on loopback: latency (p50/p95/p99) of POST
  * exams/page-query for the default view, each quick filter, a deep page and the free-text report search, on
@@ -43,6 +43,8 @@ const ONLY = arg('only');
 const EXPLAIN = process.argv.includes('--explain');
 /** Only the PostgreSQL load part (no latency table). */
 const LOAD_ONLY = process.argv.includes('--load-only');
+/** Only the scenarios whose name contains this text (and no load part). */
+const SCENARIO = arg('scenario');
 const SCRYPT_COST = 1024;
 
 interface Scenario {
@@ -84,6 +86,12 @@ const SCENARIOS: Scenario[] = [
   { name: 'expert reports', user: 'admin', kind: 'list', body: () => ({ filters: [snapshot(), { field: 'reportSource', operator: 'equal', values: ['expert'] }], limit: 20 }) },
   { name: 'deep page (skip 100,000)', user: 'rad1', kind: 'list', runs: 60, body: () => ({ filters: [snapshot()], skip: 100_000, limit: 20 }) },
   { name: 'patient name contains 2 chars', user: 'rad1', kind: 'list', body: () => ({ filters: [snapshot(), { field: 'patientName', operator: 'like', values: ['建国'] }], limit: 20 }) },
+  { name: 'patient name contains 李明 (2 chars)', user: 'rad1', kind: 'list', body: () => ({ filters: [snapshot(), { field: 'patientName', operator: 'like', values: ['李明'] }], sorts: byExamTime, limit: 20 }) },
+  { name: 'patient name contains 李明, 2 organisations', user: 'admin', kind: 'list', body: () => ({ filters: [snapshot(), { field: 'patientName', operator: 'like', values: ['李明'] }], sorts: byExamTime, limit: 20 }) },
+  { name: 'patient name contains 王 (1 char)', user: 'rad1', kind: 'list', body: () => ({ filters: [snapshot(), { field: 'patientName', operator: 'like', values: ['王'] }], sorts: byExamTime, limit: 20 }) },
+  { name: 'patient name contains 张建国 (3 chars)', user: 'rad1', kind: 'list', body: () => ({ filters: [snapshot(), { field: 'patientName', operator: 'like', values: ['张建国'] }], sorts: byExamTime, limit: 20 }) },
+  { name: 'accession contains 7 digits', user: 'rad1', kind: 'list', runs: 30, body: () => ({ filters: [snapshot(), { field: 'accessionNumber', operator: 'like', values: ['0123456'] }], sorts: byExamTime, limit: 20 }) },
+  { name: 'patient id contains 5 digits', user: 'rad1', kind: 'list', runs: 30, body: () => ({ filters: [snapshot(), { field: 'patientId', operator: 'like', values: ['12345'] }], sorts: byExamTime, limit: 20 }) },
   { name: 'patient id equal', user: 'rad1', kind: 'list', body: () => ({ filters: [{ field: 'patientId', operator: 'equal', values: ['P00012345'] }], limit: 20 }) },
   { name: 'free text, common ("未见明显异常")', user: 'rad1', kind: 'text', runs: 60, body: () => ({ filters: [snapshot(), { field: 'reportText', operator: 'like', values: ['未见明显异常'] }], limit: 20 }) },
   { name: 'free text, 1 % ("磨玻璃结节")', user: 'rad1', kind: 'text', runs: 60, body: () => ({ filters: [snapshot(), { field: 'reportText', operator: 'like', values: ['磨玻璃结节'] }], limit: 20 }) },
@@ -156,7 +164,7 @@ async function runTarget(target: 'postgres' | 'pglite', wanted: number, rows: Ro
     if (res.status !== 200) throw new Error(`${res.status} ${json.code}`);
     return { ms: performance.now() - started, json };
   };
-  for (const scenario of LOAD_ONLY ? [] : SCENARIOS) {
+  for (const scenario of LOAD_ONLY ? [] : SCENARIOS.filter((x) => !SCENARIO || x.name.includes(SCENARIO))) {
     const runs = scenario.runs ?? 200;
     for (let i = 0; i < 5; i++) await post(scenario.user, scenario.body()); // warm the caches and the plan
     const times: number[] = [];
@@ -176,7 +184,7 @@ async function runTarget(target: 'postgres' | 'pglite', wanted: number, rows: Ro
     }
   }
 
-  if (target === 'postgres') {
+  if (target === 'postgres' && !SCENARIO) {
     // autocannon in its own process: in this one it would take the server's event loop for its own work.
     console.log('\n  load: 50 connections, 15 s, default view (rad1), loopback, autocannon in a child process');
     const result = await loadTest(`${base}exams/page-query`, tokens.rad1!, JSON.stringify({ filters: [snapshot()], limit: 20 }));

@@ -5,6 +5,7 @@ import { nameSearchForms } from '../../contract/dicom/personName';
 import { EXAM_FILTER_FIELDS, EXAM_GENDERS, REPORT_SOURCES, type ExamFilterField, type FilterKind } from '../../contract/exams';
 import { REPORT_STATUSES } from '../../contract/reports';
 import { exams } from '../db/schema';
+import { nameBigramsCondition } from '../http/bigrams';
 import { ApiError } from '../http/errors';
 import { compare, compileListFilters, containsPattern, oneOf, refuseFilter, valueKinds, type ListQuery, type ValueKind } from '../http/pageQuery';
 
@@ -118,9 +119,13 @@ export function compileFilters(filters: readonly Filter[], ctx: FilterContext): 
     patientName: ({ operator, values }) => {
       if (operator !== 'like') return compare(exams.patientName, operator, values);
       // A name typed as read also finds it stored the DICOM way (Wang^XiaoDong, 王^小东); each form is one more
-      // ILIKE on the same column, which its trigram index serves.
-      const parts = nameSearchForms(String(values[0])).map((form) => sql`${exams.patientName} ilike ${containsPattern(form)}`);
-      return parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` or `)})`;
+      // ILIKE on the same column, which its trigram index serves from 3 characters. The forms share their bigrams
+      // (server/http/bigrams.ts), so one bigram condition serves them all, 2 characters (李明) included.
+      const forms = nameSearchForms(String(values[0]));
+      const parts = forms.map((form) => sql`${exams.patientName} ilike ${containsPattern(form)}`);
+      const matches = parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` or `)})`;
+      const bigrams = nameBigramsCondition(exams.patientName, forms[0]!);
+      return bigrams ? sql`(${bigrams} and ${matches})` : matches;
     },
     reportStatus: ({ operator, values }) => statusCondition(operator, values as string[]),
     reportSource: ({ values }) => {

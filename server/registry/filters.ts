@@ -5,6 +5,7 @@ import {
   REGISTRATION_STATUSES, REGISTRY_FILTER_FIELDS, REGISTRY_SORT_FIELDS, SOURCE_SCOPES, type RegistryFilterField, type SourceScope,
 } from '../../contract/registry';
 import { exams } from '../db/schema';
+import { normalisedLength } from '../http/bigrams';
 import { compileListFilters, containsPattern, oneOf, orderOf as listOrder, valueKinds, type ListOrder, type ListQuery, type ValueKind } from '../http/pageQuery';
 
 /** The registry list on the shared page-query engine: the whitelist is contract/registry.ts. */
@@ -49,8 +50,12 @@ export function compileFilters(filters: readonly Filter[]): SQL[] {
       scope = f.values[0] as SourceScope;
     },
     search: (f) => {
-      const p = containsPattern(String(f.values[0]).trim());
-      return sql`(${exams.patientName} ilike ${p} or ${exams.patientId} ilike ${p} or ${exams.patientPhone} ilike ${p} or ${exams.accessionNumber} ilike ${p})`;
+      const text = String(f.values[0]).trim();
+      const p = containsPattern(text);
+      const matches = sql`(${exams.patientName} ilike ${p} or ${exams.patientId} ilike ${p} or ${exams.patientPhone} ilike ${p} or ${exams.accessionNumber} ilike ${p})`;
+      // 2 characters have no trigram: the four columns' bigrams (one GIN index) narrow the rows the ILIKEs decide.
+      if ([...text].length !== 2 || normalisedLength(text) !== 2) return matches;
+      return sql`(exam_search_bigrams(${exams.patientName}, ${exams.patientId}, ${exams.patientPhone}, ${exams.accessionNumber}) @> exam_name_bigrams(${text}::text) and ${matches})`;
     },
   });
   const own = scopeCondition(scope);

@@ -106,6 +106,17 @@ export const exams = pgTable('exams', {
   index('exams_report_id_idx').on(t.reportId).where(sql`${t.reportId} is not null`),
   index('exams_deleted_idx').on(t.deletedTime),
   index('exams_patient_name_trgm').using('gin', sql`${t.patientName} gin_trgm_ops`),
+  // Name search of 2 characters (李明), which has no trigram: the name's character bigrams (lower case, without
+  // spaces and '^', so every form nameSearchForms makes has the same ones) in a GIN index; the search asks for the
+  // query's bigrams (@>) and keeps its ILIKE as the exact test. exam_name_bigrams: migration 0020.
+  index('exams_name_bigrams').using('gin', sql`exam_name_bigrams(${t.patientName})`),
+  // The desk's search of 2 characters over name, patient id, phone and accession number: the four columns' bigrams
+  // together, so one index answers the ORed matches (3 characters and more keep the trigram indexes above).
+  index('exams_registry_search_bigrams').using('gin', sql`exam_search_bigrams(${t.patientName}, ${t.patientId}, ${t.patientPhone}, ${t.accessionNumber})`)
+    .where(sql`${t.deletedTime} is null and ${t.registrationId} is not null`),
+  // The worklist's `like` on accession number and patient id (a fragment of 3 characters or more).
+  index('exams_accession_trgm').using('gin', sql`${t.accessionNumber} gin_trgm_ops`),
+  index('exams_patient_id_trgm').using('gin', sql`${t.patientId} gin_trgm_ops`),
 ]);
 
 /** One stored DICOM file, indexed from its header; unique per exam by SOP instance UID so a re-sent file is a no-op. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idValue, isoDateTime, pageQuerySchema, type Operator } from './common';
 import type { PrintTemplate } from './printTemplates';
+import { examExportInput } from './exams';
 import { DEFAULT_QUERY_LIMIT } from './constants';
 
 /**
@@ -17,7 +18,7 @@ export function isConsultationStatus(value: unknown): value is ConsultationStatu
   return typeof value === 'number' && (CONSULTATION_STATUSES as readonly number[]).includes(value);
 }
 
-export type ConsultationFilterKind = 'int' | 'status' | 'time';
+export type ConsultationFilterKind = 'int' | 'status' | 'time' | 'text' | 'bool' | 'payment';
 
 /**
  * The page-query whitelist: every field a consultation filter may name, with its operators. Anything else is
@@ -27,6 +28,16 @@ export const CONSULTATION_FILTER_FIELDS = {
   id: { kind: 'int', operators: ['equal', 'in', 'gt', 'gte', 'lt', 'lte'] },
   status: { kind: 'status', operators: ['equal', 'in'] },
   created: { kind: 'time', operators: ['gte', 'lte'] },
+  // The list screen's filters (issue 12).
+  patientName: { kind: 'text', operators: ['equal', 'like'] },
+  reason: { kind: 'text', operators: ['like'] },
+  appliedBucketId: { kind: 'int', operators: ['equal', 'in'] },
+  targetBucketId: { kind: 'int', operators: ['equal', 'in'] },
+  examId: { kind: 'int', operators: ['equal', 'in'] },
+  scheduledTime: { kind: 'time', operators: ['gte', 'lte'] },
+  paymentStatus: { kind: 'payment', operators: ['equal', 'in'] },
+  /** true: "my consultations", the ones I applied for or take part in (as member or expert); false: the others. */
+  mine: { kind: 'bool', operators: ['equal'] },
 } as const satisfies Record<string, { kind: ConsultationFilterKind; operators: readonly Operator[] }>;
 export type ConsultationFilterField = keyof typeof CONSULTATION_FILTER_FIELDS;
 
@@ -61,12 +72,25 @@ export interface ConsultationListItem {
   /** The organisations taking part, by id. */
   joinedBuckets: ConsultationBucketRef[];
   scheduledTime: string | null;
+  /** The target organisation's name (list answers carry it; the detail always does). */
+  targetBucketName?: string;
+  paymentStatus?: PaymentStatus;
+  /** The rating given (1..5), or null; the detail's `rating` has the whole of it. */
+  ratingScore?: number | null;
 }
 
 export interface ConsultationPage {
   items: ConsultationListItem[];
   total: number;
+  /**
+   * The total is the planner's estimate (more than CONSULTATION_COUNT_EXACT_LIMIT matches: counting them exactly
+   * would cost more than the page, as for exams); absent or false, it is exact.
+   */
+  totalIsEstimate?: boolean;
 }
+
+/** Totals up to this many are counted exactly; above, estimated (the notification's pending count is always exact). */
+export const CONSULTATION_COUNT_EXACT_LIMIT = 1000;
 
 // ————————————————————————————————————————————————————————————————————————————————————————————————
 // The whole area (issue 12): create, detail, the parts, the status changes. docs/decisions.md "Consultations"
@@ -86,6 +110,15 @@ export const CONSULTATION_CASE_TYPES = ['history', 'lab', 'pathology', 'imaging'
 export type ConsultationCaseType = (typeof CONSULTATION_CASE_TYPES)[number];
 /** One case file at most this big (50 MiB): scanned records and small videos, not studies (those are exams). */
 export const CONSULTATION_ATTACHMENT_MAX_BYTES = 50 * 1024 * 1024;
+/**
+ * What a case file may be, by extension (lower case): images, PDF, office documents, plain text, short videos, DICOM.
+ * The server also checks the first bytes where the format has a signature (refused: 400 UnsupportedFileType).
+ */
+export const CONSULTATION_ATTACHMENT_EXTENSIONS = [
+  'png', 'jpg', 'jpeg', 'gif', 'webp', 'bmp', 'tif', 'tiff', 'pdf', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx',
+  'odt', 'ods', 'odp', 'rtf', 'txt', 'csv', 'mp4', 'webm', 'dcm',
+] as const;
+export type ConsultationAttachmentExtension = (typeof CONSULTATION_ATTACHMENT_EXTENSIONS)[number];
 
 /** Areas §4 payment status: 0 unpaid, 1 paid, 2 refunding, 3 refunded; set by hand on a consultation. */
 export const PAYMENT_STATUS = { unpaid: 0, paid: 1, refunding: 2, refunded: 3 } as const;
@@ -194,6 +227,9 @@ export const consultationSearchInput = pageQuerySchema.extend({
 });
 /** POST consultations/count and consultations/export take the list's filters. */
 export const consultationCountInput = z.object({ filters: pageQuerySchema.shape.filters }).strict();
+/** POST consultations/export: the list's filters and order; dates written in `timeZone` (the browser's; else the server's). */
+export const consultationExportInput = examExportInput;
+export type ConsultationExportInput = z.input<typeof consultationExportInput>;
 
 export interface ConsultationPerson {
   id: number;

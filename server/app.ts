@@ -6,6 +6,8 @@ import { accountRoutes } from './accounts/routes';
 import { realmRoutes } from './accounts/realm';
 import { callingRoutes } from './calling/routes';
 import { consultationRoutes } from './consultations/routes';
+import { consultationPartRoutes } from './consultations/partsRoutes';
+import { rtcOrigins } from './consultations/rtc';
 import { authPlugin } from './auth/plugin';
 import type { TrustProxy } from './config';
 import type { Deps } from './deps';
@@ -29,7 +31,7 @@ import { sampleGraphRoutes } from './sampleGraphs/routes';
 import { globalConfigRoutes } from './globalConfigs/routes';
 
 /** One plugin per area under /api/v1; later areas add their own line here. */
-const AREAS = [domainRoutes, accountRoutes, realmRoutes, groupRoutes, fileRoutes, uploadRoutes, viewerRoutes, imageRoutes, packageRoutes, shareRoutes, reportRoutes, examRoutes, consultationRoutes, registryRoutes, callingRoutes, organizationRoutes, sampleGraphRoutes, globalConfigRoutes, learningRoutes, kbRoutes];
+const AREAS = [domainRoutes, accountRoutes, realmRoutes, groupRoutes, fileRoutes, uploadRoutes, viewerRoutes, imageRoutes, packageRoutes, shareRoutes, reportRoutes, examRoutes, consultationRoutes, consultationPartRoutes, registryRoutes, callingRoutes, organizationRoutes, sampleGraphRoutes, globalConfigRoutes, learningRoutes, kbRoutes];
 
 /** The whole request (headers and body) must have arrived by then: see REQUEST_TIMEOUT_MS in server/config.ts. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60_000;
@@ -57,7 +59,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean; serveClient
     routerOptions: { ignoreTrailingSlash: true },
   });
   // First, so that every answer carries them: the app shell from the 404 handler, built files, API answers, errors.
-  await registerSecurityHeaders(app, { fileOrigins: await fileOriginsOf(deps.storage) });
+  await registerSecurityHeaders(app, { fileOrigins: await fileOriginsOf(deps.storage), connectOrigins: rtcOrigins(deps.config.livekit) });
   const indexFile = path.join(deps.config.clientDir, 'index.html');
   const serveClient = Boolean(opts.serveClient && existsSync(indexFile));
   installErrorHandler(app, { serveIndex: serveClient });

@@ -24,6 +24,15 @@ export interface Config {
   requestTimeoutMs: number;
   /** SMS_OUTBOX_FILE: the local SMS sender also appends each text as a JSON line here (development, e2e). */
   smsOutboxFile: string | null;
+  /** LIVEKIT_URL, LIVEKIT_API_KEY, LIVEKIT_API_SECRET: the SFU consultation video joins (docs/deployment.md); null = no video. */
+  livekit: LiveKitConfig | null;
+}
+
+export interface LiveKitConfig {
+  /** What browsers connect to (wss://…), handed out with each room token. */
+  url: string;
+  apiKey: string;
+  apiSecret: string;
 }
 
 export type TrustProxy = boolean | number | string[];
@@ -45,7 +54,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Ten minutes: a 1 GiB DICOM file arrives in that time over about 15 Mbit/s; a stalled body is cut off then.
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 10 * 60_000, 1000, 24 * 3600_000),
     smsOutboxFile: env.SMS_OUTBOX_FILE ? path.resolve(env.SMS_OUTBOX_FILE) : null,
+    livekit: liveKit(env),
   };
+}
+
+/** Video is optional: all three LiveKit settings or none; some without the others would fail only at the first call. */
+function liveKit(env: NodeJS.ProcessEnv): LiveKitConfig | null {
+  const url = env.LIVEKIT_URL?.trim() ?? '';
+  const apiKey = env.LIVEKIT_API_KEY?.trim() ?? '';
+  const apiSecret = env.LIVEKIT_API_SECRET?.trim() ?? '';
+  if (!url && !apiKey && !apiSecret) return null;
+  if (!url || !apiKey || !apiSecret) throw new Error('LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET go together: set all three or none');
+  if (!/^(wss?|https?):\/\//.test(url)) throw new Error(`LIVEKIT_URL=${url}: expected a ws://, wss://, http:// or https:// address`);
+  return { url, apiKey, apiSecret };
 }
 
 /** A bad number would surface much later as NaN (a token that never expires, a port that never opens): stop at start. */

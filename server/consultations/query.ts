@@ -1,37 +1,79 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { PageQuery } from '../../contract/common';
-import type { ConsultationBucketRef, ConsultationListItem, ConsultationPage, ConsultationStatus } from '../../contract/consultations';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Filter, PageQuery, Sort } from '../../contract/common';
+import {
+  CONSULTATION_COUNT_EXACT_LIMIT,
+  type ConsultationBucketRef, type ConsultationListItem, type ConsultationPage, type ConsultationStatus, type PaymentStatus,
+} from '../../contract/consultations';
 import type { Db } from '../db/client';
 import { buckets, consultationBuckets, consultations } from '../db/schema';
-import { compileFilters, orderOf } from './filters';
+import { cachedEstimate } from '../exams/estimate';
+import { compileFilters, orderOf, type FilterContext } from './filters';
 import { visibleIn } from './scope';
 
-/** One page of the consultations visible in `scope`, with the total of the same filters. */
-export async function queryPage(db: Db, scope: readonly number[], input: PageQuery): Promise<ConsultationPage> {
+const applied = alias(buckets, 'applied_bucket');
+const target = alias(buckets, 'target_bucket');
+
+/** The list's filters within `scope`, checked (400 before anything is read); null when the scope is empty. */
+export function whereOf(scope: readonly number[], filters: readonly Filter[], ctx: FilterContext): SQL | null {
   // Checked before the empty scope answers: a bad filter is a 400 also for an account without organisations.
-  const conditions = compileFilters(input.filters);
-  const orderBy = orderOf(input.sorts);
-  if (scope.length === 0) return { items: [], total: 0 };
-  const where = and(visibleIn(scope), ...conditions)!;
-  const [rows, [count]] = await Promise.all([
-    db.select({ c: consultations, appliedBucketName: buckets.name }).from(consultations)
-      .leftJoin(buckets, eq(buckets.id, consultations.appliedBucketId))
-      .where(where).orderBy(...orderBy).limit(input.limit).offset(input.skip),
-    db.select({ n: sql<number>`count(*)::int` }).from(consultations).where(where),
-  ]);
+  const conditions = compileFilters(filters, ctx);
+  if (scope.length === 0) return null;
+  return and(visibleIn(scope), ...conditions)!;
+}
+
+/** The rows of one page, each as the list shows it. */
+export async function listRows(db: Db, where: SQL, sorts: readonly Sort[], limit: number, skip: number): Promise<ConsultationListItem[]> {
+  const rows = await db.select({ c: consultations, appliedBucketName: applied.name, targetBucketName: target.name }).from(consultations)
+    .leftJoin(applied, eq(applied.id, consultations.appliedBucketId))
+    .leftJoin(target, eq(target.id, consultations.targetBucketId))
+    .where(where).orderBy(...orderOf(sorts)).limit(limit).offset(skip);
   const joined = await joinedBuckets(db, rows.map((r) => r.c.id));
-  const items = rows.map(({ c, appliedBucketName }): ConsultationListItem => ({
+  return rows.map(({ c, appliedBucketName, targetBucketName }): ConsultationListItem => ({
     id: c.id,
     patientName: c.patientName,
     created: c.created.toISOString(),
     reason: c.reason,
-    // The table's check constraint holds it to areas §4's five numbers.
+    // The table's check constraints hold status and payment to areas §4's numbers.
     status: c.status as ConsultationStatus,
     appliedBucketName: appliedBucketName ?? '',
     joinedBuckets: joined.get(c.id) ?? [],
     scheduledTime: c.scheduledTime ? c.scheduledTime.toISOString() : null,
+    targetBucketName: targetBucketName ?? '',
+    paymentStatus: c.paymentStatus as PaymentStatus,
+    ratingScore: c.rating,
   }));
-  return { items, total: Number(count?.n ?? 0) };
+}
+
+export interface ConsultationCount {
+  total: number;
+  totalIsEstimate: boolean;
+}
+
+/**
+ * The total of `where`: exact up to `exactLimit` (reading at most one row more), else the planner's estimate — the
+ * exams' rule (server/exams/query.ts countOf): an exact count of 100,000 visible consultations costs hundreds of ms.
+ */
+export async function countRows(db: Db, where: SQL, exactLimit = CONSULTATION_COUNT_EXACT_LIMIT): Promise<ConsultationCount> {
+  const capped = db.select({ one: sql`1`.as('one') }).from(consultations).where(where).limit(exactLimit + 1).as('capped');
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(capped);
+  const n = Number(row?.n ?? 0);
+  if (n <= exactLimit) return { total: n, totalIsEstimate: false };
+  const estimate = await cachedEstimate(db, db.select({ one: sql`1` }).from(consultations).where(where));
+  return { total: Math.max(estimate, exactLimit + 1), totalIsEstimate: true };
+}
+
+/** One page of the consultations visible in `scope`, with the total of the same filters. */
+export async function queryPage(db: Db, scope: readonly number[], input: PageQuery, ctx: FilterContext): Promise<ConsultationPage> {
+  // A bad sort is a 400 also for an empty scope, as a bad filter is.
+  orderOf(input.sorts);
+  const where = whereOf(scope, input.filters, ctx);
+  if (!where) return { items: [], total: 0 };
+  const [items, count] = await Promise.all([listRows(db, where, input.sorts, input.limit, input.skip), countRows(db, where)]);
+  if (!count.totalIsEstimate) return { items, total: count.total };
+  // A page that is not full ends the list, so the total is exact after all; a full one proves at least skip + limit + 1.
+  if (items.length < input.limit && (items.length > 0 || input.skip === 0)) return { items, total: input.skip + items.length };
+  return { items, total: Math.max(count.total, input.skip + items.length + 1), totalIsEstimate: true };
 }
 
 /** The joined organisations of the page's consultations, in one query, each list by organisation id. */

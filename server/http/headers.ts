@@ -15,6 +15,8 @@ export interface SecurityHeaderOptions {
    * are `<img src>` of such links). Local storage serves files from the app's origin and needs none.
    */
   fileOrigins?: readonly string[];
+  /** Other origins the page talks to: the video SFU's signalling (LIVEKIT_URL, server/consultations/rtc.ts). */
+  connectOrigins?: readonly string[];
 }
 
 /** The app's Content-Security-Policy, directive by directive (tests and docs read it from here). */
@@ -32,7 +34,7 @@ export function appCspDirectives(opts: SecurityHeaderOptions = {}): Record<strin
     'img-src': ["'self'", 'data:', 'blob:', 'https:', ...files],
     'font-src': ["'self'"],
     // API calls, the screens' event stream; the bucket for presigned downloads.
-    'connect-src': ["'self'", ...files],
+    'connect-src': ["'self'", ...files, ...new Set(opts.connectOrigins ?? [])],
     // Notification sounds (a group's sound may be an https address) and the calling screen's speech from the API.
     'media-src': ["'self'", 'https:'],
     // The DICOM decoders run in workers.

@@ -22,11 +22,20 @@ import { seedLearning } from './learning';
 
 export const DEMO_PASSWORD = 'Demo1234';
 
-const RADIOLOGIST: Action[] = ['exam_get', 'report_upsert', 'report_advice', 'report_print', 'report_trace'];
-const CHIEF: Action[] = [...RADIOLOGIST, 'report_approval', 'report_recall', 'report_assign'];
+const READING: Action[] = ['exam_get', 'report_upsert', 'report_advice', 'report_print', 'report_trace'];
+const APPROVING: Action[] = [...READING, 'report_approval', 'report_recall', 'report_assign'];
+/** The applicant side of a consultation (docs/decisions.md "Consultations"): asks, adds cases and exams, discusses. */
+const ASKING: Action[] = [
+  'consultation_create', 'consultation_update', 'consultation_clinicCase_create', 'consultation_clinicCase_delete',
+  'consultation_Exam_create', 'consultation_Exam_delete', 'consultation_submitSuggestion',
+];
+/** The target side: the expert schedules and concludes (consultation_update), discusses and adds cases. */
+const ANSWERING: Action[] = ['consultation_update', 'consultation_submitSuggestion', 'consultation_clinicCase_create', 'consultation_clinicCase_delete'];
+const RADIOLOGIST: Action[] = [...READING, ...ASKING];
+const CHIEF: Action[] = [...APPROVING, ...ASKING, 'consultation_delete'];
 const REGISTRAR: Action[] = ['registry_create', 'registry_update', 'registry_delete', 'calling_manage_queue', 'calling_call'];
 const TECH: Action[] = ['exam_get', 'exam_upload', 'attachment_create', 'attachment_delete', 'attachment_presigned_url', 'attachment_upload'];
-const EXPERT: Action[] = [...CHIEF, 'export_exams', 'study_package'];
+const EXPERT: Action[] = [...APPROVING, 'export_exams', 'study_package', ...ANSWERING];
 
 export const DEMO_ACCOUNTS = [
   { username: 'admin', name: '系统管理员', title: null },
@@ -145,6 +154,7 @@ export async function seedDemo(db: Db, opts: DemoOptions): Promise<DemoIds> {
   await insertConsultations(db, rng(20261123), {
     now, days: 60, count: 25, pending: 5, appliedBucketId: ids.hospitalId, targetBucketId: ids.expertCentreId,
     joinedBucketIds: [ids.expertCentreId], applicants: [ids.accounts.rad1, ids.accounts.rad2, ids.accounts.chief],
+    expert: ids.accounts.expert, examIds: hospitalExams,
   });
   // The registrar's desk: today's registrations in every state; a generator of its own as well.
   const registry = await seedRegistry(db, rng(20261124), {

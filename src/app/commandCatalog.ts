@@ -13,6 +13,10 @@ import { sampleGraphEditorCommands, sampleGraphListCommands } from '@/features/a
 import { settingsCommands } from '@/features/settings/commands';
 import { learningDetailCommands, learningListCommands } from '@/features/learning/commands';
 import { kbCommands } from '@/features/kb/commands';
+import { consultationCommands } from '@/features/consultations/detail/commands';
+import {
+  consultationCreateCommands, consultationListCommands, consultationRequestEditorCommands, consultationRequestWorklistCommands,
+} from '@/features/consultations/commands';
 import type { CommandSpec } from '@/lib/commands';
 
 /**
@@ -23,6 +27,11 @@ import type { CommandSpec } from '@/lib/commands';
  */
 export const commandCatalog: Record<string, readonly CommandSpec<never>[]> = {
   kb: kbCommands,
+  consultation: consultationCommands,
+  consultationList: consultationListCommands,
+  consultationCreate: consultationCreateCommands,
+  consultationRequestEditor: consultationRequestEditorCommands,
+  consultationRequestWorklist: consultationRequestWorklistCommands,
   global: globalCommands,
   settings: settingsCommands,
   viewer: viewerCommands,

@@ -30,7 +30,7 @@ const OrganizationPage = lazyScreen(() => import('@/features/admin/organization/
 export const routes: AppRoute[] = [
   { path: '/', access: 'auth', layout: 'shell', screen: LandingRedirect },
   { path: '/studies', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/worklist/WorklistPage')) },
-  { path: '/login', access: 'public', layout: 'bare', screen: lazyScreen(() => import('@/features/auth/LoginPage')) },
+  { path: '/login', access: 'public', layout: 'bare', screen: lazyScreen(() => import('@/features/auth/LoginPage'), { texts: 'core' }) },
   { path: '/register', access: 'public', layout: 'bare', screen: lazyScreen(() => import('@/features/auth/RegisterPage')) },
   { path: '/forget-password', access: 'public', layout: 'bare', screen: lazyScreen(() => import('@/features/auth/ForgetPasswordPage')) },
   { path: '/change-password', access: 'public', layout: 'bare', screen: lazyScreen(() => import('@/features/auth/ChangePasswordPage')) },
@@ -70,6 +70,13 @@ export const routes: AppRoute[] = [
   { path: '/learning', access: 'public', layout: 'auto', screen: lazyScreen(() => import('@/features/learning/LearningListPage')) },
   { path: '/learning/:id', access: 'public', layout: 'auto', screen: lazyScreen(() => import('@/features/learning/LearningDetailPage')) },
   { path: '/kb', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/kb/KbPage')) },
+  // Fixed consultation paths before /consultations/:id (the first match wins).
+  { path: '/consultations', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/consultations/list/ConsultationListPage')) },
+  { path: '/consultations/my', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/consultations/list/MyConsultationsPage')) },
+  { path: '/consultations/add', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/consultations/create/CreateConsultationPage')) },
+  { path: '/consultations/:id', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/consultations/detail/DetailPage')) },
+  { path: '/consultations/:id/print', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/consultations/print/PrintPage')) },
+  { path: '/consultations/:id/related/:linkId', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/consultations/detail/RelatedPage')) },
   { path: '/401', access: 'public', layout: 'auto', screen: lazyScreen(() => import('@/features/errors/UnauthorizedPage')) },
   { path: '/404', access: 'public', layout: 'auto', screen: lazyScreen(() => import('@/features/errors/NotFoundPage')) },
 ];

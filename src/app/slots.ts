@@ -1,5 +1,7 @@
-import { lazy } from 'react';
-import { workspaceSlots } from '@/features/report/workspace/slots';
+import { createElement, lazy } from 'react';
+import { RequestConsultation } from '@/features/consultations';
+import { workspaceSlots, type ExamActionsSlotProps } from '@/features/report/workspace/slots';
+import { worklistSlots, type ExamActionsProps } from '@/features/worklist/slots';
 
 /**
  * Composition: the report workspace shows the viewer's panels in its slots. The app joins the two features here
@@ -7,3 +9,9 @@ import { workspaceSlots } from '@/features/report/workspace/slots';
  */
 workspaceSlots.viewer = lazy(() => import('@/features/viewer/WorkspaceViewer'));
 workspaceSlots.keyImages = lazy(() => import('@/features/viewer/KeyImagesPanel'));
+
+// The consultation request (areas §2 /consultations/add) on the report's exam and on the worklist's focused exam.
+// Not lazy: a few lines, and a command registered late would rebuild the key bindings under a half-typed 'g c'.
+workspaceSlots.examActions = ({ examId, reportId, bucketId }: ExamActionsSlotProps) =>
+  createElement(RequestConsultation, { exam: { id: examId, reportId, bucketId }, place: 'editor' });
+worklistSlots.examActions = ({ exam }: ExamActionsProps) => createElement(RequestConsultation, { exam, place: 'worklist' });

@@ -105,6 +105,9 @@ describe('consultations/query-page', () => {
       appliedBucketName: '市第一人民医院放射科',
       joinedBuckets: [{ id: s.ids.expertCentreId, name: '远程影像专家中心' }],
       scheduledTime: stored!.scheduledTime!.toISOString(),
+      targetBucketName: '远程影像专家中心',
+      paymentStatus: stored!.paymentStatus,
+      ratingScore: stored!.rating,
     }]);
   });
 
@@ -144,7 +147,7 @@ describe('consultations/query-page', () => {
   });
 
   it.each<[string, unknown, string]>([
-    ['a field outside the whitelist', { filters: [{ field: 'patientName', operator: 'equal', values: ['张三'] }] }, 'filters.0.field'],
+    ['a field outside the whitelist', { filters: [{ field: 'patientId', operator: 'equal', values: ['张三'] }] }, 'filters.0.field'],
     ['an operator the field does not take', { filters: [{ field: 'status', operator: 'gte', values: [0] }] }, 'filters.0.operator'],
     ['an operator outside the language', { filters: [{ field: 'status', operator: 'between', values: [0, 1] }] }, 'filters.0.operator'],
     ['a like on status', { filters: [status0, { field: 'status', operator: 'like', values: ['0'] }] }, 'filters.1.operator'],

@@ -10,8 +10,15 @@ let s: TestServer;
 beforeAll(async () => { s = await startServer({ exams: 5 }); });
 afterAll(async () => { await s.close(); });
 
-const RADIOLOGIST = ['exam_get', 'report_advice', 'report_print', 'report_trace', 'report_upsert'];
-const CHIEF = [...RADIOLOGIST, 'report_approval', 'report_assign', 'report_recall'];
+const READING = ['exam_get', 'report_advice', 'report_print', 'report_trace', 'report_upsert'];
+const APPROVING = [...READING, 'report_approval', 'report_assign', 'report_recall'];
+const ASKING = [
+  'consultation_create', 'consultation_update', 'consultation_clinicCase_create', 'consultation_clinicCase_delete',
+  'consultation_Exam_create', 'consultation_Exam_delete', 'consultation_submitSuggestion',
+];
+const ANSWERING = ['consultation_update', 'consultation_submitSuggestion', 'consultation_clinicCase_create', 'consultation_clinicCase_delete'];
+const RADIOLOGIST = [...READING, ...ASKING];
+const CHIEF = [...APPROVING, ...ASKING, 'consultation_delete'];
 const EXPECTED: Record<string, (ids: TestServer['ids']) => Record<number, string[]>> = {
   admin: (ids) => ({ [ids.hospitalId]: [...ALL_ACTIONS], [ids.expertCentreId]: [...ALL_ACTIONS] }),
   rad1: (ids) => ({ [ids.hospitalId]: RADIOLOGIST }),
@@ -19,7 +26,7 @@ const EXPECTED: Record<string, (ids: TestServer['ids']) => Record<number, string
   chief: (ids) => ({ [ids.hospitalId]: CHIEF }),
   registrar: (ids) => ({ [ids.hospitalId]: ['calling_call', 'calling_manage_queue', 'registry_create', 'registry_delete', 'registry_update'] }),
   tech: (ids) => ({ [ids.hospitalId]: ['attachment_create', 'attachment_delete', 'attachment_presigned_url', 'attachment_upload', 'exam_get', 'exam_upload'] }),
-  expert: (ids) => ({ [ids.expertCentreId]: [...CHIEF, 'export_exams', 'study_package'] }),
+  expert: (ids) => ({ [ids.expertCentreId]: [...APPROVING, 'export_exams', 'study_package', ...ANSWERING] }),
 };
 
 describe('GET accounts/me/permissions', () => {

@@ -119,6 +119,12 @@ const SCREENS: Screen[] = [
     },
   },
   { name: 'registry', signedIn: true, open: visit('/registry', '[data-testid=registry-form]') },
+  { name: 'consultations', signedIn: true, open: visit('/consultations', '[data-testid=consultation-table]') },
+  {
+    name: 'consultation-create',
+    signedIn: true,
+    open: visit((f) => `/consultations/add?examId=${f.approved.examId}&reportId=${f.approved.reportId}`, '[data-testid=consultation-patient]'),
+  },
   { name: 'registry-labels', signedIn: true, open: visit((f) => `/registry/labels?bucketId=${HOSPITAL}&examIds=${f.approved.examId}`) },
   { name: 'calling', signedIn: true, open: visit('/calling', '[data-testid=calling-queue]') },
   { name: 'upload', signedIn: true, open: visit('/upload') },

@@ -8,7 +8,7 @@ import { createTokens } from '../../server/auth/tokens';
 import type { Database } from '../../server/db/client';
 import { freshDatabase } from './freshDatabase';
 import type { TrustProxy } from '../../server/config';
-import type { Clock } from '../../server/deps';
+import type { Clock, Deps } from '../../server/deps';
 import { DEMO_PASSWORD, seedDemo, type DemoIds, type DemoUsername } from '../../server/seed/demo';
 import { createLocalStorage } from '../../server/storage/local';
 import { createSigner } from '../../server/storage/signer';
@@ -42,7 +42,7 @@ export interface TestServer {
  * PostgreSQL database when DATABASE_URL is set (dropped again on close). Demo data is seeded
  * with a cheap password hash so each test file starts in about a second.
  */
-export async function startServer(opts: { exams?: number; tokenTtlSeconds?: number; storage?: (clock: TestClock) => Storage; trustProxy?: TrustProxy; sms?: SmsSender } = {}): Promise<TestServer> {
+export async function startServer(opts: { exams?: number; tokenTtlSeconds?: number; storage?: (clock: TestClock) => Storage; trustProxy?: TrustProxy; sms?: SmsSender; config?: Partial<Deps['config']> } = {}): Promise<TestServer> {
   const clock = new TestClock();
   const { database: db, databaseUrl, dispose } = await freshDatabase();
   const scryptCost = 1024;
@@ -52,7 +52,7 @@ export async function startServer(opts: { exams?: number; tokenTtlSeconds?: numb
   const storage = opts.storage?.(clock) ?? createLocalStorage({ root: filesDir, signer: createSigner(randomBytes(16).toString('hex')), clock });
   const app = await buildApp({
     db: db.db, dbKind: db.kind, clock, storage, tokens: createTokens('test-secret-' + randomBytes(8).toString('hex'), opts.tokenTtlSeconds ?? 3600),
-    config: { tokenTtlSeconds: opts.tokenTtlSeconds ?? 3600, scryptCost, dataDir: '/tmp', clientDir: '/nonexistent', databaseUrl }, sms: opts.sms,
+    config: { tokenTtlSeconds: opts.tokenTtlSeconds ?? 3600, scryptCost, dataDir: '/tmp', clientDir: '/nonexistent', databaseUrl, ...opts.config }, sms: opts.sms,
   }, { trustProxy: opts.trustProxy });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -28,6 +28,15 @@ describe('loadConfig', () => {
     for (const bad of ['0', '-1', 'abc', '1.5', String(25 * 3600_000)]) expect(() => loadConfig({ DATA_DIR: dataDir(), REQUEST_TIMEOUT_MS: bad })).toThrow(/REQUEST_TIMEOUT_MS/);
   });
 
+  it('reads the LiveKit settings all three together (none: video off) and refuses some without the others', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).livekit).toBeNull();
+    const all = { LIVEKIT_URL: 'wss://video.example.org', LIVEKIT_API_KEY: 'APIkey', LIVEKIT_API_SECRET: 'secret-of-the-sfu' };
+    expect(loadConfig({ DATA_DIR: dataDir(), ...all }).livekit).toEqual({ url: 'wss://video.example.org', apiKey: 'APIkey', apiSecret: 'secret-of-the-sfu' });
+    expect(() => loadConfig({ DATA_DIR: dataDir(), LIVEKIT_URL: all.LIVEKIT_URL })).toThrow(/LIVEKIT_/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), ...all, LIVEKIT_API_SECRET: ' ' })).toThrow(/LIVEKIT_/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), ...all, LIVEKIT_URL: 'video.example.org' })).toThrow(/LIVEKIT_URL/);
+  });
+
   it('generates the token secret once into DATA_DIR, readable by the owner only, and keeps it across restarts', () => {
     const dir = dataDir();
     const first = loadConfig({ DATA_DIR: dir }).tokenSecret;

@@ -61,6 +61,9 @@ export const consultations = pgTable('consultations', {
   // "My consultations": the ones I applied for, newest first.
   index('consultations_created_by_idx').on(t.createdBy, t.id),
   index('consultations_exam_idx').on(t.examId).where(sql`${t.examId} is not null`),
+  // The list's patient-name search (2 characters and more): the query's bigrams (@>) through this index, then the
+  // ILIKE decides, as for exams (exam_name_bigrams: migration 0020).
+  index('consultations_name_bigrams').using('gin', sql`exam_name_bigrams(${t.patientName})`),
 ]);
 
 /** The organisations that joined a consultation (its joinedBuckets); their members see it as the applicant's do. */

@@ -18,6 +18,7 @@ import { downloadExport, exportAllowed } from './exportExams';
 import { recallFocus, rememberFocus } from './focusMemory';
 import { Grid, type GridHandle } from './Grid';
 import { SelectionBar } from './SelectionBar';
+import { ExamActionsSlot } from './slots';
 import { Toolbar } from './Toolbar';
 import type { ExamPage } from '../../../contract/exams';
 import type { ExamRow } from './types';
@@ -276,6 +277,7 @@ export default function WorklistPage() {
           onPrefs={updatePrefs}
           onResetPrefs={resetPrefs}
         />
+        <ExamActionsSlot exam={focusedExam ? { id: focusedExam.id, bucketId: focusedExam.bucketId, reportId: focusedExam.reportId } : null} />
         {advancedOpen && <AdvancedSearch view={view} onApply={(next) => setView(next)} onClose={() => setAdvancedOpen(false)} />}
         {exportNote && (
           <div className="border-b border-line bg-surface px-3 py-1.5">

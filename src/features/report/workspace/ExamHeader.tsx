@@ -41,7 +41,7 @@ function Item({ label, children, className = '' }: { label: string; children: Re
  * Who and what is being reported, in two dense lines: the patient and the exam first (what a radiologist checks
  * before writing a word), then the clinical question. An urgent exam says so before anything else.
  */
-export function ExamHeader({ exam, report }: { exam: ExamListItem | null; report: ReportView | null }) {
+export function ExamHeader({ exam, report, actions }: { exam: ExamListItem | null; report: ReportView | null; actions?: ReactNode }) {
   const { t } = useTranslation();
   if (!exam) {
     return (
@@ -80,12 +80,16 @@ export function ExamHeader({ exam, report }: { exam: ExamListItem | null; report
         <AssigneeChip report={report} />
         {report && <StatusChip status={report.status} />}
       </div>
-      <dl className="mt-1 flex min-w-0 items-baseline gap-x-4 text-sm">
-        <Item label={t('report.exam.clinicImpression')} className="flex-1">{exam.clinicImpression || '—'}</Item>
-        {exam.accessionNumber && <Item label={t('report.exam.accession')}>{exam.accessionNumber}</Item>}
-        {exam.applyDept && <Item label={t('report.exam.applyDept')}>{exam.applyDept}</Item>}
-        <Item label={t('report.exam.organisation')} className="xl:hidden">{exam.bucketName}</Item>
-      </dl>
+      <div className="mt-1 flex min-w-0 items-center gap-x-4">
+        <dl className="flex min-w-0 flex-1 items-baseline gap-x-4 text-sm">
+          <Item label={t('report.exam.clinicImpression')} className="flex-1">{exam.clinicImpression || '—'}</Item>
+          {exam.accessionNumber && <Item label={t('report.exam.accession')}>{exam.accessionNumber}</Item>}
+          {exam.applyDept && <Item label={t('report.exam.applyDept')}>{exam.applyDept}</Item>}
+          <Item label={t('report.exam.organisation')} className="xl:hidden">{exam.bucketName}</Item>
+        </dl>
+        {/* Other features' actions on this exam (the consultation request), filled in by the app. */}
+        {actions}
+      </div>
     </header>
   );
 }

@@ -34,7 +34,7 @@ import { EditorsPanel } from './EditorsPanel';
 import { ExamHeader } from './ExamHeader';
 import { PastExams } from './PastExams';
 import { SideTabs, type Tab } from './SideTabs';
-import { KeyImagesSlot, ViewerSlot } from './slots';
+import { ExamActionsSlot, KeyImagesSlot, ViewerSlot } from './slots';
 import { useReportWorkspace } from './useReportWorkspace';
 import { printPath as printPathOf, publishDetailPath, reportPath } from '@/lib/paths';
 import '../report.css';
@@ -252,7 +252,8 @@ export function Workspace({ examId, reportId }: { examId: number; reportId: numb
         className="flex min-h-0 flex-1 flex-col outline-none"
         onKeyDown={onKeyDown}
       >
-        <ExamHeader exam={exam.detail?.exam ?? null} report={report} />
+        <ExamHeader exam={exam.detail?.exam ?? null} report={report}
+          actions={report && exam.detail && <ExamActionsSlot examId={examId} reportId={report.id} bucketId={exam.detail.exam.bucketId} />} />
         {exam.error !== null && exam.error !== undefined && !isSessionEndingError(exam.error) && (
           <div className="flex items-center gap-2 border-b border-line bg-surface px-4 py-1 text-xs text-danger">
             {t('report.exam.failed')} {errorText(t, exam.error)}

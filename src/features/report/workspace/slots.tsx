@@ -21,7 +21,30 @@ export interface WorkspaceSlotProps {
 
 type Slot = LazyExoticComponent<ComponentType<WorkspaceSlotProps>> | ComponentType<WorkspaceSlotProps>;
 
-export const workspaceSlots: { viewer?: Slot; keyImages?: Slot } = {};
+/** Another feature's actions on the exam in the header (the consultation request); the app fills it. */
+export interface ExamActionsSlotProps {
+  examId: number;
+  reportId: number;
+  /** The exam's organisation (rights are asked there). */
+  bucketId: number;
+}
+
+export const workspaceSlots: {
+  viewer?: Slot;
+  keyImages?: Slot;
+  examActions?: LazyExoticComponent<ComponentType<ExamActionsSlotProps>> | ComponentType<ExamActionsSlotProps>;
+} = {};
+
+/** Unfilled, nothing; while its chunk loads, nothing either (it is an extra, not the page). */
+export function ExamActionsSlot(props: ExamActionsSlotProps) {
+  const Actions = workspaceSlots.examActions;
+  if (!Actions) return null;
+  return (
+    <Suspense fallback={null}>
+      <Actions {...props} />
+    </Suspense>
+  );
+}
 
 export function ViewerSlot(props: WorkspaceSlotProps) {
   const { t } = useTranslation();

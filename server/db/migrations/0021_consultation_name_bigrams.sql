@@ -1,0 +1,1 @@
+CREATE INDEX "consultations_name_bigrams" ON "consultations" USING gin (exam_name_bigrams("patient_name"));

@@ -1,0 +1,108 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import type { ConsultationDetail, ConsultationListItem } from '../../../../contract/consultations';
+import { errorText } from '@/lib/errorText';
+import { formatDateTime, patientNameText } from '@/lib/format';
+import { ConfirmDialog } from '@/ui/ConfirmDialog';
+import { Dialog } from '@/ui/Dialog';
+import { detailApi } from './api';
+import { ConsultationStatusChip } from './chips';
+import { KeyHint, Section } from './Section';
+import type { Write } from './useConsultation';
+
+/** Where a linked consultation opens: read-only, under this one. */
+export const relatedPath = (id: number, linkId: number) => `/consultations/${id}/related/${linkId}`;
+
+/** Areas §3 linked consultations (the patient's history): each opens read-only; `link` adds or removes one. */
+export function LinksPanel({ detail, canLink, busy, write, onAdd }: { detail: ConsultationDetail; canLink: boolean; busy: boolean; write: Write; onAdd: () => void }) {
+  const { t } = useTranslation();
+  const [doomed, setDoomed] = useState<number | null>(null);
+  return (
+    <Section
+      title={t('consultations.detail.links.title')}
+      count={detail.links.length}
+      testId="consultation-links"
+      actions={canLink && <button type="button" className="btn h-7 text-[13px]" onClick={onAdd}>{t('consultations.detail.links.add')} <KeyHint keys="L" /></button>}
+    >
+      {detail.links.length === 0 ? <p className="py-1 text-[13px] text-fg-muted">{t('consultations.detail.links.none')}</p> : (
+        <ul className="flex flex-col text-[13px]">
+          {detail.links.map((l) => (
+            <li key={l.id} className="flex items-center gap-2 border-b border-line py-1 last:border-b-0">
+              <Link href={relatedPath(detail.id, l.id)} className="link min-w-0 truncate">#{l.id} {patientNameText(l.patientName)} · {l.reason}</Link>
+              <ConsultationStatusChip status={l.status} testId="link-status" />
+              <span className="ml-auto whitespace-nowrap text-fg-subtle">{formatDateTime(l.created)}</span>
+              {canLink && <button type="button" className="btn btn-ghost h-6 px-1.5 text-[12px]" onClick={() => setDoomed(l.id)}>{t('consultations.detail.links.remove')}</button>}
+            </li>
+          ))}
+        </ul>
+      )}
+      <ConfirmDialog
+        open={doomed !== null}
+        title={t('consultations.detail.links.removeTitle')}
+        confirmLabel={t('consultations.detail.links.remove')}
+        busy={busy}
+        onConfirm={() => void write((d) => detailApi.unlink(d.id, doomed!), t('consultations.detail.links.removed')).then((ok) => ok && setDoomed(null))}
+        onCancel={() => setDoomed(null)}
+      >
+        <p className="text-sm">{t('consultations.detail.links.removeText', { id: doomed ?? '' })}</p>
+      </ConfirmDialog>
+    </Section>
+  );
+}
+
+/** Find a consultation by its number or the patient's name (POST consultations/query) and link it. */
+export function LinkDialog({ detail, busy, write, onClose }: { detail: ConsultationDetail; busy: boolean; write: Write; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [text, setText] = useState('');
+  const [found, setFound] = useState<ConsultationListItem[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
+  useEffect(() => {
+    const q = text.trim();
+    if (!q) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      detailApi.search(q, { signal: controller.signal }).then((items) => {
+        setError(null);
+        setFound(items.filter((c) => c.id !== detail.id && !detail.links.some((l) => l.id === c.id)));
+      }, (err: unknown) => !controller.signal.aborted && setError(err));
+    }, 250);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [text, detail]);
+
+  const shown = text.trim() ? found : null;
+  const link = async (linkedId: number) => {
+    if (await write((d) => detailApi.link(d.id, linkedId), t('consultations.detail.links.added'))) onClose();
+  };
+
+  return (
+    <Dialog open title={t('consultations.detail.links.addTitle')} onCancel={busy ? undefined : onClose} width={520}>
+      <label className="flex flex-col gap-1 text-[12px] text-fg-muted">
+        {t('consultations.detail.links.search')}
+        <input ref={input} className="input" value={text} onChange={(e) => setText(e.target.value)} placeholder={t('consultations.detail.links.searchHint')} data-testid="link-search" />
+      </label>
+      {error !== null && <p className="mt-2 text-[13px] text-danger" role="alert">{errorText(t, error)}</p>}
+      <ul className="mt-2 flex max-h-64 flex-col overflow-y-auto">
+        {shown?.length === 0 && <li className="py-1 text-[13px] text-fg-muted">{t('consultations.detail.links.noMatch')}</li>}
+        {shown?.map((c) => (
+          <li key={c.id}>
+            <button type="button" className="flex w-full items-center gap-2 rounded px-2 py-1.5 text-left text-[13px] hover:bg-accent-soft focus-visible:bg-accent-soft" disabled={busy} onClick={() => void link(c.id)}>
+              <span className="font-medium">#{c.id}</span>
+              <span>{patientNameText(c.patientName)}</span>
+              <span className="min-w-0 flex-1 truncate text-fg-muted">{c.reason}</span>
+              <ConsultationStatusChip status={c.status} testId="link-status" />
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div className="mt-4 flex justify-end">
+        <button type="button" className="btn" onClick={onClose} disabled={busy}>{t('common.close')}</button>
+      </div>
+    </Dialog>
+  );
+}

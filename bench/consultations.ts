@@ -1,5 +1,5 @@
 /**
- * `npm run bench:consultations [-- --consultations 100000] [-- --only postgres|pglite] [-- --explain] [-- --with-name-index]`
+ * `npm run bench:consultations [-- --consultations 100000] [-- --only postgres|pglite] [-- --explain]`
  *
  * The consultation list on 100,000 consultations (issue 12), through the real server on loopback: p50/p95 of POST
  * consultations/query-page for the default view (newest first, 20 a page, with the total), a status filter, a patient
@@ -26,11 +26,6 @@ function arg(name: string): string | undefined {
 const COUNT = Number(arg('consultations') ?? 100_000);
 const ONLY = arg('only') as BenchDbKind | undefined;
 const EXPLAIN = process.argv.includes('--explain');
-/**
- * Adds, in the bench's own database only, the index the patient-name search needs (docs/decisions.md "Consultations":
- * not yet in the schema): GIN over exam_name_bigrams(patient_name), as exams_name_bigrams is for exams.
- */
-const NAME_INDEX = process.argv.includes('--with-name-index');
 
 /** The rows of a raw statement (drizzle types them per driver; both drivers answer `{ rows }`). */
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows as [T, ...T[]];
@@ -76,7 +71,6 @@ async function grow(database: Database, ids: DemoIds): Promise<void> {
   await db.execute(sql`insert into consultation_members (consultation_id, account_id, role, created)
     select id, created_by, 'member', created from consultations where id > ${before}
     union all select id, ${ids.accounts.expert}, 'expert', created from consultations where id > ${before} and id % 2 = 0`);
-  if (NAME_INDEX) await db.execute(sql`create index consultations_name_bigrams on consultations using gin (exam_name_bigrams(patient_name))`);
   await db.execute(sql`analyze`);
 }
 

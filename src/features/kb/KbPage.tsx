@@ -90,10 +90,17 @@ function KbScreen({ bucketId, orgs, initialItem }: { bucketId: number; orgs: { i
   }, [t]);
   const changed = () => forgetTree(bucketId);
 
-  const focusRow = (id: number | null) => requestAnimationFrame(() => {
+  // The row to focus once the render that goes with it is on the screen: after a dialog has closed (a modal dialog
+  // makes the tree inert until then) and the moved row stands in its new place. A frame was not enough: React may
+  // commit a promise's updates after the next frame.
+  const [focusRequest, setFocusRequest] = useState<{ id: number | null } | null>(null);
+  const focusRow = (id: number | null) => setFocusRequest({ id });
+  useEffect(() => {
+    if (!focusRequest) return;
+    const { id } = focusRequest;
     const row = id === null ? null : treeRef.current?.querySelector<HTMLElement>(`[data-kb-id="${id}"]`);
     (row ?? treeRef.current?.querySelector<HTMLElement>('[role="treeitem"]'))?.focus();
-  });
+  }, [focusRequest]);
   const focusEditor = () => requestAnimationFrame(() => paneRef.current?.querySelector<HTMLElement>('.report-editor')?.focus());
 
   const saveText = async (id: number) => {

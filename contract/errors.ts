@@ -69,8 +69,6 @@ export const ERROR_STATUS = {
   ConsultationResultEmpty: 400,
   /** Consultations (areas §4): a rating once submitted never changes. */
   ConsultationRated: 409,
-  /** Consultations: video needs LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET on the server. */
-  RtcNotConfigured: 503,
   /** Organisations (areas §5): a code of 4 to 35 letters and digits only. */
   OrganizationCodeInvalid: 400,
   /** Organisations: the code is used by another organisation (any case). */

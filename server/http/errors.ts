@@ -51,7 +51,6 @@ const MESSAGES: Record<ErrorCode, string> = {
   ConsultationTargetInvalid: "The target is not one of the group's consultation organisations",
   ConsultationResultEmpty: "The consultation conclusion cannot be empty",
   ConsultationRated: "This consultation has been rated; a rating cannot change",
-  RtcNotConfigured: "Video consultation is not configured on this server (LIVEKIT_URL, LIVEKIT_API_KEY, LIVEKIT_API_SECRET)",
   OrganizationCodeInvalid: 'The organisation code must be 4 to 35 letters or digits, without spaces or special characters',
   OrganizationCodeTaken: 'This organisation code is already taken',
   OrganizationCodeBound: 'The organisation code is bound and cannot be changed',

@@ -75,8 +75,7 @@ export const VideoPanel = forwardRef<VideoHandle, { consultationId: number }>(fu
       });
       setState({ kind: 'live' });
     } catch (error) {
-      if (isHttpCode(error, 'RtcNotConfigured')) setState({ kind: 'unconfigured' });
-      else if (!isSessionEndingError(error)) setState({ kind: 'failed', error });
+      if (!isSessionEndingError(error)) setState({ kind: 'failed', error });
     }
   }, [consultationId]);
 
@@ -116,8 +115,4 @@ function AudioSink({ element }: { element: HTMLMediaElement }) {
     return () => element.remove();
   }, [element]);
   return <div ref={holder} className="hidden" />;
-}
-
-function isHttpCode(error: unknown, code: string): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && (error as { code: unknown }).code === code;
 }

@@ -110,14 +110,16 @@ export function screenRoutes(app: FastifyInstance, deps: Deps, hub: CallingHub) 
       send('state', next);
       for (const call of calls) send('call', call);
     };
+    // One refresh at a time, in order: two reads racing could send an older state after a newer one and announce a
+    // call twice or not at all. Changes that arrive while one runs are sent together by the next.
+    let queue: Promise<void> = Promise.resolve();
     const unsubscribe = hub.subscribe(id, () => {
       if (pending) return;
       pending = true;
-      // Changes that arrive together are sent as one state.
-      setImmediate(() => {
+      queue = queue.then(() => new Promise<void>((done) => setImmediate(done))).then(() => {
         pending = false;
-        void refresh().catch(() => undefined);
-      });
+        return refresh();
+      }).catch(() => undefined);
     });
     const beat = setInterval(() => raw.write(': ping\n\n'), SCREEN_HEARTBEAT_MS);
     req.raw.on('close', close);

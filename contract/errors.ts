@@ -129,6 +129,42 @@ export const ERROR_STATUS = {
   MobileTaken: 400,
   /** Settings: a verification code that is wrong, expired, used or out of tries (details.reason, details.triesLeft). */
   VerificationCodeInvalid: 400,
+  /** Payments (areas §8 "order error"): the application or package cannot be paid this way (details.reason). */
+  OrderInvalid: 400,
+  /** Payments (areas §8): the QR code expired or was closed; refresh it (pre-paid-order?refresh=1). */
+  PaymentCodeExpired: 409,
+  /** Payments (areas §8 "server not responding"): the channel did not answer. */
+  PaymentChannelUnavailable: 502,
+  /** Payments (areas §8 "return error"): the channel answered with an error (details.channelCode). */
+  PaymentChannelError: 502,
+  /** Payments (areas §8): the application is paid already (by another tab or channel). */
+  OrderAlreadyPaid: 409,
+  /** Payments (areas §5, §8): a paying call without what it needs (the channel's configuration, the order's amount). */
+  PaymentInfoMissing: 400,
+  /** Credits (areas §5, §8): the group's balance is below the amount (details.balanceFen, details.amountFen); the client offers the recharge. */
+  InsufficientBalance: 409,
+  /** Credits (areas §8): the password for a charge token is wrong (counted by the login throttle). */
+  ChargePasswordWrong: 400,
+  /** Credits: the Charge-Authorization header is missing, expired or not this account's. */
+  ChargeTokenInvalid: 401,
+  /** Payments (areas §8): a refund is under way. */
+  RefundProcessing: 409,
+  /** Expert requests (areas §5): paid and free organisations are not mixed in one application. */
+  ExpertTargetsMixed: 400,
+  /** Expert requests (areas §5): no organisation, or one that is not an expert organisation of the group (details.fields). */
+  ExpertTargetInvalid: 400,
+  /** Expert requests (areas §5): the service terms must be agreed before submitting. */
+  TermsNotAgreed: 400,
+  /** Remote report (core §4): requested once per exam; withdraw it to ask again. */
+  RemoteReportRequested: 409,
+  /** Remote report (core §4): only before writing has begun. */
+  ReportWritingBegun: 409,
+  /** Payments: an Idempotency-Key repeated with another body. */
+  IdempotencyKeyReused: 409,
+  /** Credits (areas §6): the group's enableCredit is off. */
+  CreditDisabled: 403,
+  /** Payments: a channel notification whose signature or timestamp does not verify. */
+  PaymentNotificationInvalid: 401,
   OperationFailed: 500,
   UnknownError: 500,
 } as const;

@@ -3,6 +3,7 @@ import type { Db } from './db/client';
 import type { Tokens } from './auth/tokens';
 import type { Storage } from './storage/types';
 import type { SmsSender } from './accounts/sms';
+import type { PaymentProvider } from './payments/providers/provider';
 
 export interface Clock {
   now(): Date;
@@ -21,4 +22,6 @@ export interface Deps {
   config: Pick<Config, 'tokenTtlSeconds' | 'scryptCost' | 'dataDir' | 'clientDir'> & Partial<Pick<Config, 'databaseUrl' | 'smsOutboxFile' | 'livekit'>>;
   /** Verification texts (server/accounts/sms.ts); absent: the local sender (server log, SMS_OUTBOX_FILE). */
   sms?: SmsSender;
+  /** The QR payment channel; absent: WeChat Pay when configured, else the sandbox (server/payments/providers). */
+  payments?: PaymentProvider;
 }

@@ -31,11 +31,13 @@ const ASKING: Action[] = [
 ];
 /** The target side: the expert schedules and concludes (consultation_update), discusses and adds cases. */
 const ANSWERING: Action[] = ['consultation_update', 'consultation_submitSuggestion', 'consultation_clinicCase_create', 'consultation_clinicCase_delete'];
-const RADIOLOGIST: Action[] = [...READING, ...ASKING];
-const CHIEF: Action[] = [...APPROVING, ...ASKING, 'consultation_delete'];
+/** Asking an expert centre for a report and paying for it (areas §6 order and payment); refunds are the chief's. */
+const APPLYING: Action[] = ['apply_expert_report', 'apply_remote_report'];
+const RADIOLOGIST: Action[] = [...READING, ...ASKING, ...APPLYING];
+const CHIEF: Action[] = [...APPROVING, ...ASKING, ...APPLYING, 'payment_refund', 'upload_apply_forms', 'consultation_delete'];
 const REGISTRAR: Action[] = ['registry_create', 'registry_update', 'registry_delete', 'calling_manage_queue', 'calling_call'];
 const TECH: Action[] = ['exam_get', 'exam_upload', 'attachment_create', 'attachment_delete', 'attachment_presigned_url', 'attachment_upload'];
-const EXPERT: Action[] = [...APPROVING, 'export_exams', 'study_package', ...ANSWERING];
+const EXPERT: Action[] = [...APPROVING, 'export_exams', 'study_package', ...ANSWERING, 'payment_refund'];
 
 export const DEMO_ACCOUNTS = [
   { username: 'admin', name: '系统管理员', title: null },

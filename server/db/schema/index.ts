@@ -15,3 +15,4 @@ export * from './calling';
 export * from './admin';
 export * from './uploads';
 export * from './workspace';
+export * from './payments';

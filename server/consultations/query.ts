@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Filter, PageQuery, Sort } from '../../contract/common';
 import {
@@ -7,7 +7,7 @@ import {
 } from '../../contract/consultations';
 import type { Db } from '../db/client';
 import { buckets, consultationBuckets, consultations } from '../db/schema';
-import { cachedEstimate } from '../exams/estimate';
+import { cappedCount, type CappedCount } from '../http/estimate';
 import { compileFilters, orderOf, type FilterContext } from './filters';
 import { visibleIn } from './scope';
 
@@ -45,22 +45,11 @@ export async function listRows(db: Db, where: SQL, sorts: readonly Sort[], limit
   }));
 }
 
-export interface ConsultationCount {
-  total: number;
-  totalIsEstimate: boolean;
-}
+export type ConsultationCount = CappedCount;
 
-/**
- * The total of `where`: exact up to `exactLimit` (reading at most one row more), else the planner's estimate — the
- * exams' rule (server/exams/query.ts countOf): an exact count of 100,000 visible consultations costs hundreds of ms.
- */
-export async function countRows(db: Db, where: SQL, exactLimit = CONSULTATION_COUNT_EXACT_LIMIT): Promise<ConsultationCount> {
-  const capped = db.select({ one: sql`1`.as('one') }).from(consultations).where(where).limit(exactLimit + 1).as('capped');
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(capped);
-  const n = Number(row?.n ?? 0);
-  if (n <= exactLimit) return { total: n, totalIsEstimate: false };
-  const estimate = await cachedEstimate(db, db.select({ one: sql`1` }).from(consultations).where(where));
-  return { total: Math.max(estimate, exactLimit + 1), totalIsEstimate: true };
+/** The total of `where`: exact up to `exactLimit`, else the planner's estimate (server/http/estimate.ts cappedCount). */
+export function countRows(db: Db, where: SQL, exactLimit = CONSULTATION_COUNT_EXACT_LIMIT): Promise<ConsultationCount> {
+  return cappedCount(db, consultations, where, exactLimit);
 }
 
 /** One page of the consultations visible in `scope`, with the total of the same filters. */

@@ -4,7 +4,7 @@ import type { Filter, Sort } from '../../contract/common';
 import { EXAM_COUNT_EXACT_LIMIT, EXAM_SORT_FIELDS, type ExamCount, type ExamListItem, type ExamSortField } from '../../contract/exams';
 import type { Db } from '../db/client';
 import { buckets, exams, reports } from '../db/schema';
-import { cachedEstimate } from './estimate';
+import { cachedEstimate, cappedCount } from '../http/estimate';
 import { orderOf as listOrder } from '../http/pageQuery';
 import { compileFilters, reportStatusExpr, viewCondition } from './filters';
 import type { Access } from '../access/access';
@@ -99,11 +99,7 @@ export async function countOf(db: Db, q: ExamQuery | null, opts: { exactLimit?: 
     const expected = await cachedEstimate(db, all);
     if (q.countByEstimate || expected > exactLimit) return { total: Math.max(expected, 1), totalIsEstimate: true };
   }
-  const capped = db.select({ one: sql`1`.as('one') }).from(exams).where(q.where).limit(exactLimit + 1).as('capped');
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(capped);
-  const n = Number(row?.n ?? 0);
-  if (n <= exactLimit) return { total: n, totalIsEstimate: false };
-  return { total: Math.max(await cachedEstimate(db, all), exactLimit + 1), totalIsEstimate: true };
+  return cappedCount(db, exams, q.where, exactLimit);
 }
 
 /**

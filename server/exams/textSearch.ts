@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { exams } from '../db/schema';
-import { estimatedRows } from './estimate';
+import { estimatedRows } from '../http/estimate';
 
 /**
  * Free-text report search (core §2, §5): the current report's findings or conclusion contain the text. Two plans,

@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 
 /** The planner's row estimate of a query (EXPLAIN: planned, not run; well under a millisecond). */
@@ -46,4 +47,23 @@ export async function cachedEstimate(db: Db, query: { toSQL(): { sql: string; pa
   if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
   cache.set(key, { rows, until: now + TTL_MS });
   return rows;
+}
+
+export interface CappedCount {
+  total: number;
+  totalIsEstimate: boolean;
+}
+
+/**
+ * The rows of `table` matching `where`: exact up to `exactLimit` (reading at most one row more, so its cost is
+ * bounded), else the planner's estimate, never below the limit. Every list's total (and an export's limit check)
+ * is this: an exact count of 100,000 visible rows costs hundreds of ms, and nobody reads a total of that size exactly.
+ */
+export async function cappedCount(db: Db, table: PgTable, where: SQL | undefined, exactLimit: number): Promise<CappedCount> {
+  const capped = db.select({ one: sql`1`.as('one') }).from(table).where(where).limit(exactLimit + 1).as('capped');
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(capped);
+  const n = Number(row?.n ?? 0);
+  if (n <= exactLimit) return { total: n, totalIsEstimate: false };
+  const estimate = await cachedEstimate(db, db.select({ one: sql`1` }).from(table).where(where));
+  return { total: Math.max(estimate, exactLimit + 1), totalIsEstimate: true };
 }

@@ -15,7 +15,7 @@ const port = Number(process.env.E2E_PORT ?? 8181);
 const SECOND = [
   'share.ui.spec.ts', 'publish.spec.ts', 'screens.work.spec.ts', 'images.spec.ts', 'report.actions.spec.ts', 'calling.spec.ts',
   'viewer.samples.spec.ts', 'registry.spec.ts', 'notifications.spec.ts', 'report.xss.spec.ts', 'a11y.spec.ts',
-  'viewer.syntaxes.spec.ts', 'learning.spec.ts', 'printTemplates.spec.ts', 'colourRules.spec.ts', 'consultations.flow.spec.ts',
+  'viewer.syntaxes.spec.ts', 'learning.spec.ts', 'printTemplates.spec.ts', 'colourRules.spec.ts', 'consultations.flow.spec.ts', 'payments.flow.spec.ts',
 ].map((file) => `**/${file}`);
 const laneCount = process.env.E2E_LANES === '1' ? 1 : 2;
 

@@ -337,3 +337,22 @@ export function formatYuan(amountFen: number): string {
 export const PAYMENT_STATUS_NAMES: Record<PaymentStatus, 'unpaid' | 'paid' | 'refunding' | 'refunded'> = {
   [PAYMENT_STATUS.unpaid]: 'unpaid', [PAYMENT_STATUS.paid]: 'paid', [PAYMENT_STATUS.refunding]: 'refunding', [PAYMENT_STATUS.refunded]: 'refunded',
 };
+
+// ── The sandbox channel's confirmation page (/sandbox-pay/{outTradeNo}?s=…; server/payments/providers/sandbox.ts) ──
+
+/** GET payments/sandbox/{outTradeNo}?s and its pay / fail: `s` proves the caller holds the QR. */
+export const sandboxTradeParam = z.object({ outTradeNo: z.string().trim().regex(/^[A-Za-z0-9_-]{1,32}$/) }).strict();
+export const sandboxSignatureQuery = z.object({ s: z.string().trim().min(1).max(128) }).strict();
+
+/** What the sandbox "phone" shows: the trade as the sandbox channel sees it. */
+export interface SandboxTradeView {
+  outTradeNo: string;
+  amountFen: number;
+  description: string;
+  state: 'NOTPAY' | 'SUCCESS' | 'CLOSED' | 'PAYERROR' | 'REFUND';
+  expiresAt: string;
+  /** Unpaid and past its expiry: it can no longer be paid (the charge page makes a new code). */
+  expired: boolean;
+  transactionId: string | null;
+  paidAt: string | null;
+}

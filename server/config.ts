@@ -26,6 +26,26 @@ export interface Config {
   smsOutboxFile: string | null;
   /** LIVEKIT_URL, LIVEKIT_API_KEY, LIVEKIT_API_SECRET: the SFU consultation video joins (docs/deployment.md); null = no video. */
   livekit: LiveKitConfig | null;
+  /** WECHATPAY_*: WeChat Pay API v3 native QR (docs/deployment.md "Payments: WeChat Pay"); null = the embedded sandbox channel. */
+  wechatPay: WechatPayConfig | null;
+  /** PUBLIC_ORIGIN: the origin the outside world reaches this server at (payment notify URLs); null = the request's own. */
+  publicOrigin: string | null;
+}
+
+/** A WeChat Pay merchant's settings, keys already read from their files. */
+export interface WechatPayConfig {
+  mchid: string;
+  appid: string;
+  /** The merchant API certificate's serial number (Authorization header). */
+  serialNo: string;
+  /** The merchant API private key (PEM). */
+  privateKeyPem: string;
+  /** The APIv3 key (32 bytes) that encrypts notification resources. */
+  apiV3Key: string;
+  /** WeChat Pay's platform public key (PEM) and its id (the Wechatpay-Serial it signs with). */
+  platformPublicKeyPem: string;
+  platformKeyId: string;
+  baseUrl: string;
 }
 
 export interface LiveKitConfig {
@@ -55,6 +75,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 10 * 60_000, 1000, 24 * 3600_000),
     smsOutboxFile: env.SMS_OUTBOX_FILE ? path.resolve(env.SMS_OUTBOX_FILE) : null,
     livekit: liveKit(env),
+    wechatPay: wechatPay(env),
+    publicOrigin: publicOrigin(env),
   };
 }
 
@@ -67,6 +89,44 @@ function liveKit(env: NodeJS.ProcessEnv): LiveKitConfig | null {
   if (!url || !apiKey || !apiSecret) throw new Error('LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET go together: set all three or none');
   if (!/^(wss?|https?):\/\//.test(url)) throw new Error(`LIVEKIT_URL=${url}: expected a ws://, wss://, http:// or https:// address`);
   return { url, apiKey, apiSecret };
+}
+
+const WECHATPAY_REQUIRED = ['WECHATPAY_MCHID', 'WECHATPAY_APPID', 'WECHATPAY_SERIAL_NO', 'WECHATPAY_PRIVATE_KEY_FILE', 'WECHATPAY_APIV3_KEY', 'WECHATPAY_PLATFORM_PUBLIC_KEY_FILE', 'WECHATPAY_PLATFORM_KEY_ID'] as const;
+
+/**
+ * WeChat Pay is optional: all seven settings or none (a partial set would fail only at the first payment, with a
+ * patient waiting). The key files are read now, so a wrong path stops the start, not a payment.
+ */
+export function wechatPay(env: NodeJS.ProcessEnv): WechatPayConfig | null {
+  const value = (name: string) => env[name]?.trim() ?? '';
+  const present = WECHATPAY_REQUIRED.filter((name) => value(name));
+  if (present.length === 0) return null;
+  if (present.length < WECHATPAY_REQUIRED.length) {
+    const missing = WECHATPAY_REQUIRED.filter((name) => !value(name));
+    throw new Error(`WeChat Pay is partly configured: set all of ${WECHATPAY_REQUIRED.join(', ')} or none (missing ${missing.join(', ')})`);
+  }
+  const apiV3Key = value('WECHATPAY_APIV3_KEY');
+  if (Buffer.byteLength(apiV3Key) !== 32) throw new Error('WECHATPAY_APIV3_KEY: expected the 32-character APIv3 key');
+  const pem = (name: string) => {
+    try { return readFileSync(path.resolve(value(name)), 'utf8'); } catch (err) { throw new Error(`${name}=${value(name)}: cannot read the key file (${(err as Error).message})`, { cause: err }); }
+  };
+  const baseUrl = (value('WECHATPAY_BASE_URL') || 'https://api.mch.weixin.qq.com').replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(baseUrl)) throw new Error(`WECHATPAY_BASE_URL=${baseUrl}: expected an http:// or https:// address`);
+  return {
+    mchid: value('WECHATPAY_MCHID'), appid: value('WECHATPAY_APPID'), serialNo: value('WECHATPAY_SERIAL_NO'),
+    privateKeyPem: pem('WECHATPAY_PRIVATE_KEY_FILE'), apiV3Key,
+    platformPublicKeyPem: pem('WECHATPAY_PLATFORM_PUBLIC_KEY_FILE'), platformKeyId: value('WECHATPAY_PLATFORM_KEY_ID'), baseUrl,
+  };
+}
+
+/** PUBLIC_ORIGIN=https://rad.example.org: scheme and host only (a path would break the notify URL). */
+function publicOrigin(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.PUBLIC_ORIGIN?.trim();
+  if (!raw) return null;
+  let url: URL;
+  try { url = new URL(raw); } catch { throw new Error(`PUBLIC_ORIGIN=${raw}: expected an origin such as https://rad.example.org`); }
+  if (!/^https?:$/.test(url.protocol) || (url.pathname !== '/' && url.pathname !== '')) throw new Error(`PUBLIC_ORIGIN=${raw}: expected an origin such as https://rad.example.org`);
+  return url.origin;
 }
 
 /** A bad number would surface much later as NaN (a token that never expires, a port that never opens): stop at start. */

@@ -19,6 +19,7 @@ import { seedPrintTemplateImages } from './printImages';
 import { seedGlobalConfigs } from './globalConfigs';
 import { seedSampleGraphs } from './sampleGraphs';
 import { seedLearning } from './learning';
+import { seedPayments } from './payments';
 
 export const DEMO_PASSWORD = 'Demo1234';
 
@@ -177,6 +178,11 @@ export async function seedDemo(db: Db, opts: DemoOptions): Promise<DemoIds> {
       ...(await withImages(db, hospitalExams, wanted)), ...(await withImages(db, centreExams, Math.ceil(wanted / 10))), ...registry.pastExamIds,
     ], { uploaderId: ids.accounts.tech });
   }
+  // Expert report requests and their payments: after the images, so the copies sent to the centre carry them.
+  await seedPayments(db, rng(20261125), {
+    now, groupId: ids.groupId, hospitalId: ids.hospitalId, centreId: ids.expertCentreId, applicants: [ids.accounts.rad1, ids.accounts.rad2],
+    chief: ids.accounts.chief, expert: ids.accounts.expert, examIds: hospitalExams,
+  });
   await db.execute(sql`analyze`);
   return ids;
 }

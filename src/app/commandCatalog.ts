@@ -17,6 +17,11 @@ import { consultationCommands } from '@/features/consultations/detail/commands';
 import {
   consultationCreateCommands, consultationListCommands, consultationRequestEditorCommands, consultationRequestWorklistCommands,
 } from '@/features/consultations/commands';
+import {
+  applyCommands, chargeCommands, orderCommands, reportRequestEditorCommands, reportRequestWorklistCommands,
+} from '@/features/payments';
+import { orderDetailCommands, orderListCommands } from '@/features/payments/orders/commands';
+import { creditCommands } from '@/features/payments/credit/commands';
 import type { CommandSpec } from '@/lib/commands';
 
 /**
@@ -32,6 +37,14 @@ export const commandCatalog: Record<string, readonly CommandSpec<never>[]> = {
   consultationCreate: consultationCreateCommands,
   consultationRequestEditor: consultationRequestEditorCommands,
   consultationRequestWorklist: consultationRequestWorklistCommands,
+  paymentsApply: applyCommands,
+  paymentsOrder: orderCommands,
+  paymentsCharge: chargeCommands,
+  paymentsRequestEditor: reportRequestEditorCommands,
+  paymentsRequestWorklist: reportRequestWorklistCommands,
+  paymentsOrders: orderListCommands,
+  paymentsOrderDetail: orderDetailCommands,
+  paymentsCredit: creditCommands,
   global: globalCommands,
   settings: settingsCommands,
   viewer: viewerCommands,

@@ -77,6 +77,15 @@ export const routes: AppRoute[] = [
   { path: '/consultations/:id', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/consultations/detail/DetailPage')) },
   { path: '/consultations/:id/print', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/consultations/print/PrintPage')) },
   { path: '/consultations/:id/related/:linkId', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/consultations/detail/RelatedPage')) },
+  // Expert and remote report requests (areas §2): the apply screen is guarded; the order and charge pages are open
+  // addresses (a link handed over) whose screens ask to sign in for their calls.
+  { path: '/:examId/apply-report', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/payments/apply/ApplyPage')) },
+  { path: '/:examId/apply-report/:applicationId', access: 'public', layout: 'auto', screen: lazyScreen(() => import('@/features/payments/order/OrderPage')) },
+  { path: '/charge/:id', access: 'public', layout: 'auto', screen: lazyScreen(() => import('@/features/payments/charge/ChargePage')) },
+  { path: '/sandbox-pay/:outTradeNo', access: 'public', layout: 'bare', screen: lazyScreen(() => import('@/features/payments/sandbox/SandboxPayPage')) },
+  { path: '/orders', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/payments/orders/OrderListPage')) },
+  { path: '/orders/:id', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/payments/orders/OrderDetailPage')) },
+  { path: '/credit', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/payments/credit/CreditPage')) },
   { path: '/401', access: 'public', layout: 'auto', screen: lazyScreen(() => import('@/features/errors/UnauthorizedPage')) },
   { path: '/404', access: 'public', layout: 'auto', screen: lazyScreen(() => import('@/features/errors/NotFoundPage')) },
 ];

@@ -1,5 +1,6 @@
-import { createElement, lazy } from 'react';
+import { createElement, Fragment, lazy } from 'react';
 import { RequestConsultation } from '@/features/consultations';
+import { RequestReportEntry } from '@/features/payments';
 import { workspaceSlots, type ExamActionsSlotProps } from '@/features/report/workspace/slots';
 import { worklistSlots, type ExamActionsProps } from '@/features/worklist/slots';
 
@@ -12,6 +13,10 @@ workspaceSlots.keyImages = lazy(() => import('@/features/viewer/KeyImagesPanel')
 
 // The consultation request (areas §2 /consultations/add) on the report's exam and on the worklist's focused exam.
 // Not lazy: a few lines, and a command registered late would rebuild the key bindings under a half-typed 'g c'.
-workspaceSlots.examActions = ({ examId, reportId, bucketId }: ExamActionsSlotProps) =>
-  createElement(RequestConsultation, { exam: { id: examId, reportId, bucketId }, place: 'editor' });
-worklistSlots.examActions = ({ exam }: ExamActionsProps) => createElement(RequestConsultation, { exam, place: 'worklist' });
+// With it the expert/remote report request (areas §2 /{examId}/apply-report): Alt+Shift+E, Shift+E and the palette.
+workspaceSlots.examActions = ({ examId, reportId, bucketId }: ExamActionsSlotProps) => createElement(Fragment, null,
+  createElement(RequestConsultation, { exam: { id: examId, reportId, bucketId }, place: 'editor' }),
+  createElement(RequestReportEntry, { exam: { id: examId, bucketId }, place: 'editor' }));
+worklistSlots.examActions = ({ exam }: ExamActionsProps) => createElement(Fragment, null,
+  createElement(RequestConsultation, { exam, place: 'worklist' }),
+  createElement(RequestReportEntry, { exam, place: 'worklist' }));

@@ -17,6 +17,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Let the request outlive the page (a last write sent while the tab closes or reloads: fetch's `keepalive`). */
   keepalive?: boolean;
+  /** Extra request headers (a paying call's Idempotency-Key, the credit charge's Charge-Authorization). */
+  headers?: Record<string, string>;
 }
 
 export interface HttpEnv {
@@ -148,6 +150,7 @@ export function createHttp(env: HttpEnv): HttpClient {
     let request = client.url(target);
     if (options?.signal) request = request.options({ signal: options.signal });
     if (options?.keepalive) request = request.options({ keepalive: true });
+    if (options?.headers) request = request.headers(options.headers);
     try {
       const res = await request.fetch(method, '', body === undefined ? null : body).res();
       if (key) guard.succeeded(key);

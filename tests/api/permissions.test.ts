@@ -17,8 +17,9 @@ const ASKING = [
   'consultation_Exam_create', 'consultation_Exam_delete', 'consultation_submitSuggestion',
 ];
 const ANSWERING = ['consultation_update', 'consultation_submitSuggestion', 'consultation_clinicCase_create', 'consultation_clinicCase_delete'];
-const RADIOLOGIST = [...READING, ...ASKING];
-const CHIEF = [...APPROVING, ...ASKING, 'consultation_delete'];
+const APPLYING = ['apply_expert_report', 'apply_remote_report'];
+const RADIOLOGIST = [...READING, ...ASKING, ...APPLYING];
+const CHIEF = [...APPROVING, ...ASKING, ...APPLYING, 'payment_refund', 'upload_apply_forms', 'consultation_delete'];
 const EXPECTED: Record<string, (ids: TestServer['ids']) => Record<number, string[]>> = {
   admin: (ids) => ({ [ids.hospitalId]: [...ALL_ACTIONS], [ids.expertCentreId]: [...ALL_ACTIONS] }),
   rad1: (ids) => ({ [ids.hospitalId]: RADIOLOGIST }),
@@ -26,7 +27,7 @@ const EXPECTED: Record<string, (ids: TestServer['ids']) => Record<number, string
   chief: (ids) => ({ [ids.hospitalId]: CHIEF }),
   registrar: (ids) => ({ [ids.hospitalId]: ['calling_call', 'calling_manage_queue', 'registry_create', 'registry_delete', 'registry_update'] }),
   tech: (ids) => ({ [ids.hospitalId]: ['attachment_create', 'attachment_delete', 'attachment_presigned_url', 'attachment_upload', 'exam_get', 'exam_upload'] }),
-  expert: (ids) => ({ [ids.expertCentreId]: [...APPROVING, 'export_exams', 'study_package', ...ANSWERING] }),
+  expert: (ids) => ({ [ids.expertCentreId]: [...APPROVING, 'export_exams', 'study_package', ...ANSWERING, 'payment_refund'] }),
 };
 
 describe('GET accounts/me/permissions', () => {

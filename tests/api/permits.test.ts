@@ -1,7 +1,7 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StudyUploadInput, UploadCredentials } from '../../contract/uploads';
-import { buckets, exams } from '../../server/db/schema';
+import { buckets, exams, reportOrderTargets } from '../../server/db/schema';
 import { createAccount } from '../support/accounts';
 import { CT_SERIES, asNewInstance, sample } from '../support/dicom';
 import { fetchLink, form, png } from '../support/files';
@@ -213,7 +213,9 @@ describe('an upload code or organisation token reveals no patient and reaches no
       .where(and(isNotNull(exams.storeUid), eq(exams.bucketId, s.ids.expertCentreId)));
     const hospital = await s.db.db.select({ id: exams.id, uid: exams.storeUid, created: exams.created }).from(exams)
       .where(and(isNotNull(exams.storeUid), eq(exams.bucketId, s.ids.hospitalId)));
-    const seeded = [...rows, ...hospital].filter((r) => r.uid!.startsWith('1.2.826.0.1.3680043.8.498.') && !r.uid!.startsWith('1.2.826.0.1.3680043.8.498.99.'));
+    // The expert centre's copies of exams sent to it for a report share their original's study (payments' dispatch).
+    const copies = new Set((await s.db.db.select({ id: reportOrderTargets.expertExamId }).from(reportOrderTargets)).map((r) => r.id));
+    const seeded = [...rows, ...hospital].filter((r) => !copies.has(r.id)).filter((r) => r.uid!.startsWith('1.2.826.0.1.3680043.8.498.') && !r.uid!.startsWith('1.2.826.0.1.3680043.8.498.99.'));
     expect(seeded.length).toBeGreaterThan(10);
     for (const { id, uid, created } of seeded) {
       expect(uid).toMatch(/^1\.2\.826\.0\.1\.3680043\.8\.498\.[1-9]\d{19,}$/);

@@ -162,7 +162,9 @@ describe('registry demo (issue 10)', () => {
   });
 
   it('keeps accession numbers unique across every exam', async () => {
-    const exams = await s.db.db.select({ accessionNumber: t.exams.accessionNumber }).from(t.exams);
+    // An expert's copy of an exam (payments: a paid request sent to the centre) carries its original's number.
+    const copies = new Set((await s.db.db.select({ id: t.reportOrderTargets.expertExamId }).from(t.reportOrderTargets)).map((row) => row.id));
+    const exams = (await s.db.db.select({ id: t.exams.id, accessionNumber: t.exams.accessionNumber }).from(t.exams)).filter((e) => !copies.has(e.id));
     const numbers = exams.map((e) => e.accessionNumber);
     expect(new Set(numbers).size).toBe(numbers.length);
   });
@@ -193,5 +195,71 @@ describe('registry demo (issue 10)', () => {
     expect(res.status).toBe(200);
     expect(res.body.total).toBe(lines.length);
     expect(res.body.items.map((row: { reportStatus: string }) => row.reportStatus)).toEqual(lines.map(() => 'none'));
+  });
+});
+
+describe('payments demo (issue 13)', () => {
+  it('lets the group ask the expert centre, which sells reports per modality; packages of every kind', async () => {
+    const experts = await s.db.db.select().from(t.groupExpertBuckets).where(eq(t.groupExpertBuckets.groupId, s.ids.groupId));
+    expect(experts.map((e) => [e.bucketId, e.free])).toEqual([[s.ids.expertCentreId, false]]);
+    const products = await s.db.db.select().from(t.expertProducts).where(eq(t.expertProducts.bucketId, s.ids.expertCentreId));
+    expect(Object.fromEntries(products.map((p) => [p.modality ?? 'default', p.priceFen]))).toEqual({ default: 8000, CT: 12000, MR: 20000, DX: 5000, CR: 5000, US: 6000 });
+    const packages = await s.db.db.select().from(t.chargePackages);
+    expect(packages.map((p) => [p.kind, p.priceFen, p.bonusFen, p.reports, p.days, p.groupId])).toEqual([
+      ['single', 0, 0, 0, 0, null], ['plan', 90_000, 0, 10, 30, null], ['plan', 400_000, 0, 50, 90, null],
+      ['credit', 50_000, 0, 0, 0, null], ['credit', 100_000, 5_000, 0, 0, null], ['credit', 200_000, 15_000, 0, 0, null],
+    ]);
+  });
+
+  it('has a credit balance its append-only ledger proves, with a recharge, charges and a refund', async () => {
+    const ledger = await s.db.db.select().from(t.creditLedger).where(eq(t.creditLedger.groupId, s.ids.groupId)).orderBy(t.creditLedger.id);
+    let balance = 0;
+    for (const row of ledger) {
+      balance += row.amountFen;
+      expect(row.balanceAfterFen).toBe(balance);
+      expect(Number.isInteger(row.amountFen)).toBe(true);
+    }
+    expect(new Set(ledger.map((row) => row.kind))).toEqual(new Set(['recharge', 'charge', 'refund']));
+    const [credit] = await s.db.db.select().from(t.groupCredits).where(eq(t.groupCredits.groupId, s.ids.groupId));
+    expect(credit!.balanceFen).toBe(balance);
+    // Each credit-paid application has its charge; a refunded one its refund of the same amount.
+    const orders = await s.db.db.select().from(t.reportOrders).where(eq(t.reportOrders.channel, 'credit'));
+    for (const order of orders) {
+      expect(ledger.filter((row) => row.orderId === order.id && row.kind === 'charge').map((row) => row.amountFen)).toEqual([-order.amountFen]);
+      expect(ledger.filter((row) => row.orderId === order.id && row.kind === 'refund').map((row) => row.amountFen)).toEqual(order.paymentStatus === 3 ? [order.amountFen] : []);
+    }
+  });
+
+  it('has applications in every state, the paid ones copied to the centre, the refunded ones with their refund', async () => {
+    const orders = await s.db.db.select().from(t.reportOrders).orderBy(t.reportOrders.id);
+    expect(orders).toHaveLength(13);
+    const targets = await s.db.db.select().from(t.reportOrderTargets);
+    const now = s.clock.now().getTime();
+    const states = new Set<string>();
+    for (const order of orders) {
+      const where = `${order.requestNo} ${order.channel} ${order.paymentStatus}`;
+      expect(order.requestNo, where).toMatch(new RegExp(`^R\\d{8}${String(order.id).padStart(6, '0')}$`));
+      expect(order.created.getTime(), where).toBeLessThanOrEqual(now);
+      const target = targets.find((tg) => tg.orderId === order.id)!;
+      expect(target.priceFen, where).toBe(order.amountFen);
+      states.add(order.paymentStatus === 1 ? `paid:${order.channel}` : String(order.paymentStatus));
+      if (order.paymentStatus === 1) {
+        expect(order.paidAt!.getTime(), where).toBeLessThanOrEqual(now);
+        const [copy] = await s.db.db.select().from(t.exams).where(eq(t.exams.id, target.expertExamId!));
+        expect(copy!.bucketId, where).toBe(s.ids.expertCentreId);
+        expect(copy!.created.getTime(), where).toBeLessThanOrEqual(now);
+        if (copy!.reportStatus === 'partial') states.add('reporting');
+        if (copy!.reportStatus === 'corrected') states.add('reported');
+      } else {
+        expect(target.expertExamId, where).toBeNull();
+      }
+      if (order.paymentStatus === 3) {
+        expect([order.refundNo, order.refundAt, order.refundReason, order.refundOperatorId].every((v) => v !== null), where).toBe(true);
+      }
+      if (order.progress === 'withdrawn') states.add('withdrawn');
+    }
+    expect(states).toEqual(new Set(['0', '3', 'paid:weixin', 'paid:credit', 'paid:plan', 'reporting', 'reported', 'withdrawn']));
+    const [subscription] = await s.db.db.select().from(t.planSubscriptions);
+    expect(subscription!.reportsUsed).toBe(orders.filter((o) => o.channel === 'plan' && o.paymentStatus === 1).length);
   });
 });

@@ -140,17 +140,28 @@ test('an expert organisation with its free flag, and notification users up to th
   const centreRow = experts.locator(`tr[data-bucket-id="${orgs.centre}"]`);
   const expert = centreRow.locator('input[data-field="expert"]');
   const free = centreRow.locator('input[data-field="free"]');
-  await expect(free).toBeDisabled();
-  await expert.focus();
-  await page.keyboard.press('Space');
+  // The demo's centre is the group's paid expert organisation (the payments area asks it for reports).
   await expect(expert).toBeChecked();
   await expect(free).toBeEnabled();
+  await expect(free).not.toBeChecked();
+  await expert.focus();
   await page.keyboard.press('Tab');
   await expect(free).toBeFocused();
   await page.keyboard.press('Space');
   await expect(free).toBeChecked();
   await expect(centreRow).toContainText('Free');
   await expect.poll(async () => (await apiAs('admin', 'GET', `groups/${GROUP}/expert-buckets`)).body).toEqual([{ bucketId: orgs.centre, name: CENTRE, free: true }]);
+  // Paid again, as the demo has it (later files of this lane pay for reports); off, the free flag cannot be set.
+  await page.keyboard.press('Space');
+  await expect.poll(async () => (await apiAs('admin', 'GET', `groups/${GROUP}/expert-buckets`)).body).toEqual([{ bucketId: orgs.centre, name: CENTRE, free: false }]);
+  await expert.focus();
+  await page.keyboard.press('Space');
+  await expect(expert).not.toBeChecked();
+  await expect(free).toBeDisabled();
+  await expect.poll(async () => (await apiAs('admin', 'GET', `groups/${GROUP}/expert-buckets`)).body).toEqual([]);
+  await page.keyboard.press('Space');
+  await expect(expert).toBeChecked();
+  await expect.poll(async () => (await apiAs('admin', 'GET', `groups/${GROUP}/expert-buckets`)).body).toEqual([{ bucketId: orgs.centre, name: CENTRE, free: false }]);
 
   // New exams at the hospital: rad1, chosen from the row's menu.
   const notify = page.getByTestId('notify-table');

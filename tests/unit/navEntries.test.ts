@@ -17,7 +17,16 @@ describe('navbar entries', () => {
       permissions: { '1': { type: 1 as const, actions: ['exam_get' as const, 'order_report_publish' as const] } },
       groups: [group({ enableRegistry: true, enableCalling: true, pathologyUrl: 'https://pacs.example.org/pathology' })],
     };
-    expect(ids(visibleEntries(ctx, all))).toEqual(['workstation', 'registry', 'calling', 'reportPublish', 'pathology', 'learning', 'help', 'profile', 'myGroup', 'settings']);
+    expect(ids(visibleEntries(ctx, all))).toEqual(['workstation', 'registry', 'calling', 'orders', 'reportPublish', 'pathology', 'learning', 'help', 'profile', 'myGroup', 'settings']);
+  });
+
+  it('show the orders to any order action, the credit to its readers in a credit group (issue 13)', () => {
+    const applying = { '1': { type: 1 as const, actions: ['apply_expert_report' as const] } };
+    const primary = (ctx: Parameters<typeof visibleEntries>[0]) => ids(visibleEntries(ctx, all)).filter((id) => id === 'orders' || id === 'credit');
+    expect(primary({ permissions: applying, groups: [group({ enableCredit: true })] })).toEqual(['orders', 'credit']);
+    expect(primary({ permissions: applying, groups: [group({})] })).toEqual(['orders']);
+    expect(primary({ permissions: { '1': { type: 1 as const, actions: ['exam_get' as const] } }, groups: [group({ enableCredit: true })] })).toEqual([]);
+    expect(primary({ permissions: null, groups: [group({ enableCredit: true, accessLevel: 1 })] })).toEqual(['credit']);
   });
 
   it('hide what the groups switch off and what no action allows', () => {

@@ -1,5 +1,6 @@
 import type { ParseKeys } from 'i18next';
 import type { Permissions } from '../../../contract/accounts';
+import { ACTIONS, type Action } from '../../../contract/actions';
 import type { Group } from '../../../contract/domain';
 import { can } from './useSession';
 
@@ -19,6 +20,12 @@ export interface NavEntry {
 }
 
 const anyGroup = (ctx: NavContext, flag: (g: Group) => boolean) => ctx.groups.some(flag);
+/** Areas §6 "order" actions: asking for expert reports, refunding, publishing (the order list's readers). */
+const ORDER_ACTIONS: readonly Action[] = ACTIONS.order;
+const hasOrderAction = (ctx: NavContext) => ORDER_ACTIONS.some((a) => can(ctx.permissions, a));
+/** The credit page: a credit group's administrators, and accounts that refund or ask for expert reports. */
+const readsCredit = (ctx: NavContext) => anyGroup(ctx, (g) => g.enableCredit && g.accessLevel === 1)
+  || (anyGroup(ctx, (g) => g.enableCredit) && (['payment_refund', 'apply_expert_report', 'apply_remote_report'] as const).some((a) => can(ctx.permissions, a)));
 const hasExamOrReportAction = (ctx: NavContext) =>
   Object.values(ctx.permissions ?? {}).some((entry) => entry.actions.some((a) => a.includes('exam') || a.includes('report')));
 
@@ -32,6 +39,8 @@ export const NAV_ENTRIES: readonly NavEntry[] = [
   { id: 'statistics', label: 'nav.statistics', place: 'primary', href: (ctx) => (anyGroup(ctx, (g) => g.enableStat) ? '/group-statistics' : null) },
   { id: 'consultations', label: 'nav.consultations', place: 'primary', href: (ctx) => (anyGroup(ctx, (g) => g.enableConsultation) ? '/consultations' : null) },
   { id: 'calling', label: 'nav.calling', place: 'primary', href: (ctx) => (anyGroup(ctx, (g) => g.enableCalling) ? '/calling' : null) },
+  { id: 'orders', label: 'nav.orders', place: 'primary', href: (ctx) => (hasOrderAction(ctx) ? '/orders' : null) },
+  { id: 'credit', label: 'nav.credit', place: 'primary', href: (ctx) => (readsCredit(ctx) ? '/credit' : null) },
   { id: 'reportPublish', label: 'nav.reportPublish', place: 'primary', href: (ctx) => (can(ctx.permissions, 'order_report_publish') ? '/report-publish' : null) },
   { id: 'pathology', label: 'nav.pathology', place: 'primary', external: true, href: (ctx) => ctx.groups.find((g) => g.pathologyUrl)?.pathologyUrl ?? null },
   { id: 'learning', label: 'nav.learning', place: 'primary', href: () => '/learning' },

@@ -41,7 +41,11 @@ const used = new Set<number>();
  */
 export async function freshCase(username = 'rad1'): Promise<{ examId: number; reportId: number; path: string }> {
   const page = await apiAs<{ items: ExamRow[] }>(username, 'POST', 'exams/page-query', {
-    filters: [{ field: 'reportStatus', values: ['none'], operator: 'equal' }, { field: 'bucketId', values: [1], operator: 'equal' }],
+    // In-house: an exam sent to an expert is written there (the hospital's own report is read-only meanwhile).
+    filters: [
+      { field: 'reportStatus', values: ['none'], operator: 'equal' }, { field: 'bucketId', values: [1], operator: 'equal' },
+      { field: 'reportSource', values: ['inhouse'], operator: 'equal' },
+    ],
     skip: 0, limit: 100, sorts: [{ field: 'created', direction: 'asc' }],
   });
   expect(page.status).toBe(200);

@@ -1,0 +1,99 @@
+import { and, count, eq, sql, type SQL } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import type { Filter, Sort } from '../../../contract/common';
+import type { Language } from '../../../contract/constants';
+import { CREDIT_FILTER_FIELDS, CREDIT_LEDGER_KINDS, formatYuan, type CreditLedgerEntry, type CreditLedgerKind } from '../../../contract/payments';
+import type { Db } from '../../db/client';
+import { accounts, creditLedger, reportOrders } from '../../db/schema';
+import { wallClock } from '../../exams/export';
+import { compileListFilters, oneOf, orderOf, valueKinds, type ListOrder, type ListQuery } from '../../http/pageQuery';
+
+/** A group's credit ledger on the shared page-query engine (the whitelist is contract/payments.ts), and its export. */
+
+type CreditFilterField = keyof typeof CREDIT_FILTER_FIELDS;
+
+const LIST: ListQuery<CreditFilterField> = {
+  resource: 'credits',
+  fields: CREDIT_FILTER_FIELDS,
+  kinds: { enum: oneOf(CREDIT_LEDGER_KINDS), time: valueKinds.time, int: valueKinds.int },
+  columns: { kind: creditLedger.kind, created: creditLedger.created, orderId: creditLedger.orderId },
+};
+
+const ORDER: ListOrder<'id' | 'created'> = {
+  resource: 'credits',
+  fields: ['id', 'created'],
+  columns: { id: creditLedger.id, created: creditLedger.created },
+  defaultSort: { field: 'id', direction: 'desc' },
+  tieBreak: 'id',
+};
+
+export function ledgerWhere(groupId: number, filters: readonly Filter[]): SQL {
+  return and(eq(creditLedger.groupId, groupId), ...compileListFilters(LIST, filters))!;
+}
+
+export async function ledgerPage(db: Db, where: SQL, sorts: readonly Sort[], limit: number, skip: number): Promise<{ items: CreditLedgerEntry[]; total: number }> {
+  const [rows, [total]] = await Promise.all([
+    db.select({ l: creditLedger, requestNo: reportOrders.requestNo, accountName: accounts.name }).from(creditLedger)
+      .leftJoin(reportOrders, eq(reportOrders.id, creditLedger.orderId)).leftJoin(accounts, eq(accounts.id, creditLedger.accountId))
+      .where(where).orderBy(...orderOf(ORDER, sorts)).limit(limit).offset(skip),
+    db.select({ n: count() }).from(creditLedger).where(where),
+  ]);
+  return {
+    total: Number(total?.n ?? 0),
+    items: rows.map(({ l, requestNo, accountName }) => ({
+      id: l.id, kind: l.kind as CreditLedgerKind, amountFen: l.amountFen, balanceAfterFen: l.balanceAfterFen, orderId: l.orderId,
+      requestNo: requestNo ?? null, accountName: accountName ?? null, note: l.note, created: l.created.toISOString(),
+    })),
+  };
+}
+
+export async function ledgerCount(db: Db, where: SQL): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(creditLedger).where(where);
+  return Number(row?.n ?? 0);
+}
+
+/** Sums by kind over an optional time range (integer fen: SQL sums of integers, no floats). */
+export async function ledgerSums(db: Db, groupId: number, from?: Date, to?: Date): Promise<Record<CreditLedgerKind, number>> {
+  const rows = await db.select({ kind: creditLedger.kind, sum: sql<string>`coalesce(sum(${creditLedger.amountFen}), 0)` }).from(creditLedger)
+    .where(and(eq(creditLedger.groupId, groupId), from ? sql`${creditLedger.created} >= ${from.toISOString()}` : undefined, to ? sql`${creditLedger.created} <= ${to.toISOString()}` : undefined))
+    .groupBy(creditLedger.kind);
+  const out: Record<CreditLedgerKind, number> = { recharge: 0, charge: 0, refund: 0, adjust: 0 };
+  for (const r of rows) out[r.kind as CreditLedgerKind] = Number(r.sum);
+  return out;
+}
+
+type Labels = Record<Language, string>;
+const KIND: Record<CreditLedgerKind, Labels> = {
+  recharge: { chs: '充值', en: 'Recharge', tib: 'སྣོན་འཇུག' },
+  charge: { chs: '扣费', en: 'Charge', tib: 'རིན་བཅད།' },
+  refund: { chs: '退款', en: 'Refund', tib: 'ཕྱིར་སློག' },
+  adjust: { chs: '调整', en: 'Adjustment', tib: 'སྙོམ་སྒྲིག' },
+};
+const COLUMNS: { key: string; width: number; label: Labels; value(r: CreditLedgerEntry, l: Language): string | number | Date | null }[] = [
+  { key: 'id', width: 8, label: { chs: '编号', en: 'No.', tib: 'ཨང་།' }, value: (r) => r.id },
+  { key: 'created', width: 18, label: { chs: '时间', en: 'Time', tib: 'དུས་ཚོད།' }, value: (r) => new Date(r.created) },
+  { key: 'kind', width: 10, label: { chs: '类型', en: 'Kind', tib: 'རིགས།' }, value: (r, l) => KIND[r.kind][l] },
+  { key: 'amount', width: 12, label: { chs: '金额（元）', en: 'Amount (yuan)', tib: 'དངུལ་འབོར། (ཡོན།)' }, value: (r) => formatYuan(r.amountFen) },
+  { key: 'balance', width: 12, label: { chs: '余额（元）', en: 'Balance (yuan)', tib: 'ལྷག་མ། (ཡོན།)' }, value: (r) => formatYuan(r.balanceAfterFen) },
+  { key: 'requestNo', width: 20, label: { chs: '申请单号', en: 'Request no.', tib: 'ཞུ་ཡིག་ཨང་།' }, value: (r) => r.requestNo ?? '' },
+  { key: 'account', width: 14, label: { chs: '操作人', en: 'By', tib: 'བཀོལ་མཁན།' }, value: (r) => r.accountName ?? '' },
+  { key: 'note', width: 30, label: { chs: '备注', en: 'Note', tib: 'མཆན།' }, value: (r) => r.note ?? '' },
+];
+const SHEET: Labels = { chs: '余额明细', en: 'Credit ledger', tib: 'ལྷག་འབོར་ཐོ།' };
+
+/** The ledger as an .xlsx workbook: amounts as yuan text from integer fen (exact), times in the reader's zone. */
+export async function ledgerWorkbook(rows: readonly CreditLedgerEntry[], lang: Language, timeZone: string): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  book.creator = 'rad-workstation';
+  const sheet = book.addWorksheet(SHEET[lang], { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = COLUMNS.map((c) => ({ header: c.label[lang], key: c.key, width: c.width }));
+  sheet.getRow(1).font = { bold: true };
+  for (const row of rows) {
+    sheet.addRow(Object.fromEntries(COLUMNS.map((c) => {
+      const value = c.value(row, lang);
+      return [c.key, value instanceof Date ? wallClock(value, timeZone) : value];
+    })));
+  }
+  sheet.getColumn('created').numFmt = 'yyyy-mm-dd hh:mm';
+  return Buffer.from(await book.xlsx.writeBuffer());
+}

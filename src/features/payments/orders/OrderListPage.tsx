@@ -1,0 +1,163 @@
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ORDER_EXPORT_MAX, PAYMENT_STATUS, REPORT_REQUEST_TYPES, type ReportOrder } from '../../../../contract/payments';
+import { CommandScope, useCommands } from '@/lib/commands';
+import { errorText } from '@/lib/errorText';
+import { isSessionEndingError } from '@/lib/http';
+import { navigate, useSession } from '@/lib/session';
+import { toasts } from '@/lib/toasts';
+import { useLoad } from '@/lib/useLoad';
+import { Alert } from '@/ui/Alert';
+import { ordersApi } from './api';
+import { orderListCommands, type OrderListCtx } from './commands';
+import { saveBlob, exportName } from './download';
+import { emptyOrderView, orderFiltersOf, type OrderView } from './filters';
+import { OrderTable } from './OrderTable';
+import { OrderToolbar } from './OrderToolbar';
+import { Pager } from './Pager';
+import { orderDetailPath } from './paths';
+import { RefundDialog } from './RefundDialog';
+
+const PAGE = 20;
+const SIDES: OrderView['side'][] = [null, 'out', 'in'];
+const TYPES: OrderView['type'][] = [null, ...REPORT_REQUEST_TYPES];
+const nextOf = <T,>(list: readonly T[], value: T) => list[(list.indexOf(value) + 1) % list.length]!;
+
+/**
+ * /orders (issue 13): the expert and remote report requests the account sent or received, with their payments,
+ * 20 a page, newest first, worked by keyboard as the consultation list is. Enter opens one (/orders/{id}); r
+ * refunds the order in hand after asking the reason; e exports the filtered list (≤ 1000 rows).
+ */
+export default function OrderListPage() {
+  const { t } = useTranslation();
+  const session = useSession();
+  const [view, setView] = useState<OrderView>(emptyOrderView);
+  const filters = useMemo(() => orderFiltersOf(view), [view]);
+  const filtersKey = JSON.stringify(filters);
+  // The page belongs to the filters it was turned under: new filters start again at the first page.
+  const [paging, setPaging] = useState<{ of: string; skip: number }>({ of: '', skip: 0 });
+  const skip = paging.of === filtersKey ? paging.skip : 0;
+  const listKey = JSON.stringify([filters, skip]);
+  const list = useLoad(listKey, (signal) => ordersApi.page({ filters, skip, limit: PAGE }, { signal }));
+  const rows = useMemo(() => list.data?.items ?? [], [list.data]);
+  const total = list.data?.total ?? 0;
+
+  const [held, setHeld] = useState<{ key: string; index: number } | null>(null);
+  const active = held && held.key === listKey && rows.length > 0 ? Math.min(held.index, rows.length - 1) : null;
+  const activeRow = active === null ? null : rows[active] ?? null;
+  const rowRefs = useRef<(HTMLTableRowElement | null)[]>([]);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const dateRef = useRef<HTMLInputElement>(null);
+  const searchId = useId();
+  const [exporting, setExporting] = useState(false);
+  const [refunding, setRefunding] = useState<ReportOrder | null>(null);
+
+  // A fresh page gives the keyboard to its first row unless the user is typing in the bar.
+  const firstLoad = useRef(true);
+  useEffect(() => {
+    if (list.stale || rows.length === 0) return;
+    const typing = document.activeElement instanceof HTMLInputElement || document.activeElement instanceof HTMLSelectElement;
+    if (!firstLoad.current && typing) return;
+    firstLoad.current = false;
+    if (held?.key === listKey) return;
+    const frame = requestAnimationFrame(() => {
+      setHeld({ key: listKey, index: 0 });
+      rowRefs.current[0]?.focus();
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [list.stale, rows.length, listKey, held?.key]);
+
+  const move = (step: 1 | -1) => {
+    if (rows.length === 0) return;
+    const from = active ?? (step > 0 ? -1 : rows.length);
+    const next = Math.min(rows.length - 1, Math.max(0, from + step));
+    setHeld({ key: listKey, index: next });
+    rowRefs.current[next]?.focus();
+  };
+  const focusList = () => rowRefs.current[active ?? 0]?.focus();
+  const setPage = (step: 1 | -1) => setPaging({ of: filtersKey, skip: Math.max(0, skip + step * PAGE) });
+
+  async function exportList() {
+    if (total > ORDER_EXPORT_MAX) {
+      toasts.show({ message: t('payments.orders.exportTooMany', { max: ORDER_EXPORT_MAX }), kind: 'error' });
+      return;
+    }
+    setExporting(true);
+    try {
+      saveBlob(await ordersApi.export(filters), exportName('orders', new Date()));
+    } catch (error) {
+      if (!isSessionEndingError(error)) toasts.show({ message: errorText(t, error), kind: 'error' });
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  const canRefundAny = session.can('payment_refund');
+  const ctx: OrderListCtx = {
+    rows: rows.length,
+    hasActiveRow: activeRow !== null,
+    hasNextPage: skip + PAGE < total,
+    hasPreviousPage: skip > 0,
+    canExport: total > 0 && !exporting,
+    canRefund: canRefundAny && activeRow?.paymentStatus === PAYMENT_STATUS.paid && refunding === null,
+    move,
+    open: () => activeRow && navigate(orderDetailPath(activeRow.id)),
+    page: setPage,
+    focusSearch: () => searchRef.current?.focus(),
+    focusDates: () => dateRef.current?.focus(),
+    status: (status) => setView((v) => ({ ...v, status })),
+    cycleSide: () => setView((v) => ({ ...v, side: nextOf(SIDES, v.side) })),
+    cycleType: () => setView((v) => ({ ...v, type: nextOf(TYPES, v.type) })),
+    refresh: list.reload,
+    exportList: () => void exportList(),
+    refund: () => activeRow && setRefunding(activeRow),
+  };
+  useCommands(orderListCommands, ctx);
+
+  return (
+    <CommandScope scope="orders">
+      <div className="flex min-h-0 flex-1 flex-col" data-testid="order-list">
+        <div className="flex flex-wrap items-center gap-3 border-b border-line bg-surface px-3 py-1.5">
+          <h1 className="text-sm font-semibold">{t('payments.orders.title')}</h1>
+          <div className="ml-auto flex items-center gap-3">
+            <label htmlFor={searchId} className="sr-only">{t('payments.orders.search')}</label>
+            <input id={searchId} ref={searchRef} type="search" className="input h-7 w-56 text-[13px]" placeholder={`${t('payments.orders.search')} (/)`}
+              value={view.text} data-testid="order-search"
+              onChange={(e) => setView({ ...view, text: e.target.value })}
+              onKeyDown={(e) => {
+                if (e.key === 'Escape' && view.text) {
+                  e.preventDefault();
+                  setView({ ...view, text: '' });
+                } else if (e.key === 'Enter' || e.key === 'ArrowDown') {
+                  e.preventDefault();
+                  focusList();
+                }
+              }} />
+            <Pager loading={list.loading} range={list.data ? { from: total === 0 ? 0 : skip + 1, to: skip + rows.length, total } : null}
+              canPrevious={ctx.hasPreviousPage} canNext={ctx.hasNextPage} canExport={ctx.canExport} exportBusy={exporting}
+              onPage={setPage} onRefresh={list.reload} onExport={ctx.exportList} testId="order" />
+          </div>
+        </div>
+        <OrderToolbar view={view} dateRef={dateRef} onView={setView} />
+        <div className="min-h-0 flex-1 overflow-auto bg-surface">
+          {list.error && !isSessionEndingError(list.error) ? (
+            <div className="p-4"><Alert>{errorText(t, list.error)}</Alert></div>
+          ) : list.data && rows.length === 0 ? (
+            <p className="px-4 py-12 text-center text-[13px] text-fg-muted" data-testid="order-empty">{t('payments.orders.empty')}</p>
+          ) : (
+            <OrderTable rows={rows} stale={list.stale} active={active} rowRefs={rowRefs}
+              onFocusRow={(index) => setHeld({ key: listKey, index })} onOpen={(row) => navigate(orderDetailPath(row.id))} />
+          )}
+          <p className="px-3 py-2 text-xs text-fg-subtle">{t('payments.orders.keys')}</p>
+        </div>
+        <RefundDialog order={refunding} onClose={() => { setRefunding(null); requestAnimationFrame(focusList); }}
+          onDone={(detail) => {
+            setRefunding(null);
+            toasts.show({ message: t('payments.orders.refund.done', { requestNo: detail.requestNo }), kind: 'success' });
+            list.reload();
+            requestAnimationFrame(focusList);
+          }} />
+      </div>
+    </CommandScope>
+  );
+}

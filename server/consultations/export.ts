@@ -1,13 +1,11 @@
-import ExcelJS from 'exceljs';
 import type { Language } from '../../contract/constants';
 import type { ConsultationListItem } from '../../contract/consultations';
-import { wallClock } from '../exams/export';
+import { writeWorkbook, type Labels, type SheetColumn } from '../http/workbook';
 
 /**
  * The consultation list as an .xlsx workbook (areas §5 exports, at most CONSULTATION_EXPORT_MAX rows): one sheet, a
  * frozen bold header, times as real date cells. The labels live here because the file is made here.
  */
-type Labels = Record<Language, string>;
 
 const STATUS: Labels[] = [
   { chs: '待处理', en: 'Pending', tib: 'སྒུག་བཞིན།' },
@@ -24,12 +22,7 @@ const PAYMENT: Labels[] = [
 ];
 const SHEET: Labels = { chs: '会诊', en: 'Consultations', tib: 'གྲོས་བསྡུར།' };
 
-interface Column {
-  key: string;
-  width: number;
-  label: Labels;
-  value(row: ConsultationListItem, lang: Language): string | number | Date | null;
-}
+type Column = SheetColumn<ConsultationListItem>;
 
 const COLUMNS: Column[] = [
   { key: 'id', width: 8, label: { chs: '编号', en: 'No.', tib: 'ཨང་།' }, value: (r) => r.id },
@@ -44,19 +37,6 @@ const COLUMNS: Column[] = [
   { key: 'rating', width: 8, label: { chs: '评分', en: 'Rating', tib: 'སྐར་གྲངས།' }, value: (r) => r.ratingScore ?? null },
 ];
 
-export async function consultationWorkbook(rows: readonly ConsultationListItem[], lang: Language, timeZone: string): Promise<Buffer> {
-  const book = new ExcelJS.Workbook();
-  book.creator = 'rad-workstation';
-  const sheet = book.addWorksheet(SHEET[lang], { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = COLUMNS.map((c) => ({ header: c.label[lang], key: c.key, width: c.width }));
-  sheet.getRow(1).font = { bold: true };
-  for (const row of rows) {
-    sheet.addRow(Object.fromEntries(COLUMNS.map((c) => {
-      const value = c.value(row, lang);
-      return [c.key, value instanceof Date ? wallClock(value, timeZone) : value];
-    })));
-  }
-  for (const key of ['created', 'scheduledTime']) sheet.getColumn(key).numFmt = 'yyyy-mm-dd hh:mm';
-  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: COLUMNS.length } };
-  return Buffer.from(await book.xlsx.writeBuffer());
+export function consultationWorkbook(rows: readonly ConsultationListItem[], lang: Language, timeZone: string): Promise<Buffer> {
+  return writeWorkbook({ sheet: SHEET, columns: COLUMNS, rows, lang, timeZone });
 }

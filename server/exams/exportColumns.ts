@@ -1,18 +1,12 @@
 import type { Language } from '../../contract/constants';
 import type { ExamListItem } from '../../contract/exams';
+import type { Labels, SheetColumn } from '../http/workbook';
 
 /**
  * The columns of the exam export (core §2 "export of up to 3000 rows") in the three languages. They live on the
  * server because the file is made here; the worklist's own column headers are the client's locale texts.
  */
-type Labels = Record<Language, string>;
-
-export interface ExportColumn {
-  key: string;
-  width: number;
-  label: Labels;
-  value(row: ExamListItem, lang: Language): string | number | Date | null;
-}
+export type ExportColumn = SheetColumn<ExamListItem>;
 
 const STATUS: Record<string, Labels> = {
   none: { chs: '未写', en: 'Not written', tib: 'མ་བྲིས།' },

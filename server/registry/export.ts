@@ -1,12 +1,11 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import type { z } from 'zod';
 import type { Language } from '../../contract/constants';
 import type { RegistryRow, scheduleExportInput } from '../../contract/registry';
 import { SCHEDULE_EXPORT_MAX } from '../../contract/registry';
 import type { Db } from '../db/client';
 import { exams } from '../db/schema';
-import { wallClock } from '../exams/export';
+import { writeWorkbook, type SheetColumn } from '../http/workbook';
 import { ApiError } from '../http/errors';
 import type { RegistryDesk } from './access';
 import { compileFilters } from './filters';
@@ -15,7 +14,7 @@ import { liveLine, presentLine, selectLines } from './present';
 /** POST exports/schedules: the list's filters as an .xlsx, scheduled time first, at most 3000 rows (counted first). */
 type ExportInput = z.output<typeof scheduleExportInput>;
 
-const COLUMNS: { key: string; width: number; label: Record<Language, string>; value: (r: RegistryRow) => string | Date | null }[] = [
+const COLUMNS: SheetColumn<RegistryRow>[] = [
   { key: 'scheduled', width: 18, label: { chs: '预约时间', en: 'Scheduled', tib: 'དུས་འཁེལ།' }, value: (r) => new Date(r.scheduledTime) },
   { key: 'status', width: 10, label: { chs: '状态', en: 'Status', tib: 'གནས་སྟངས།' }, value: (r) => r.status },
   { key: 'name', width: 14, label: { chs: '姓名', en: 'Name', tib: 'མིང་།' }, value: (r) => r.patientName },
@@ -40,19 +39,7 @@ export async function scheduleWorkbook(db: Db, desk: RegistryDesk, input: Export
   if (total > SCHEDULE_EXPORT_MAX) throw new ApiError('ExportTooLarge', undefined, { total, max: SCHEDULE_EXPORT_MAX });
   const rows = (await selectLines(db).where(where).orderBy(asc(exams.scheduledTime), asc(exams.id))).map((r) => presentLine(r, desk.rights));
   const zone = input.timeZone && isZone(input.timeZone) ? input.timeZone : desk.timeZone;
-  const book = new ExcelJS.Workbook();
-  book.creator = 'rad-workstation';
-  const sheet = book.addWorksheet(SHEET[input.lang], { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = COLUMNS.map((c) => ({ header: c.label[input.lang], key: c.key, width: c.width }));
-  sheet.getRow(1).font = { bold: true };
-  for (const row of rows) {
-    sheet.addRow(Object.fromEntries(COLUMNS.map((c) => {
-      const value = c.value(row);
-      return [c.key, value instanceof Date ? wallClock(value, zone) : value];
-    })));
-  }
-  for (const key of ['scheduled', 'arrived']) sheet.getColumn(key).numFmt = 'yyyy-mm-dd hh:mm';
-  return Buffer.from(await book.xlsx.writeBuffer());
+  return writeWorkbook({ sheet: SHEET, columns: COLUMNS, rows, lang: input.lang, timeZone: zone });
 }
 
 function isZone(zone: string): boolean {

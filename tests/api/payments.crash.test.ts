@@ -4,7 +4,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../../server/seed/demo';
+import { openDatabase } from '../../server/db/client';
+import { systemClock } from '../../server/deps';
+import { DEMO_PASSWORD, seedDemo } from '../../server/seed/demo';
 import { freshDatabase, type FreshDatabase } from '../support/freshDatabase';
 
 /**
@@ -132,6 +134,11 @@ const pastGrace = (since: number) => new Promise((r) => setTimeout(r, Math.max(0
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'crash-data-'));
   if (process.env.DATABASE_URL) fresh = await freshDatabase();
+  // A small demo written here (40 exams, no images), so the server's first start finds it and seeds nothing: the
+  // default demo's 2,000 exams and 300 images would cost the child most of a minute.
+  const database = await openDatabase({ databaseUrl: fresh?.databaseUrl ?? null, dataDir: fresh ? null : dataDir });
+  await seedDemo(database.db, { scryptCost: 1024, clock: systemClock, exams: 40 });
+  await database.close();
 });
 afterAll(async () => {
   await stop();

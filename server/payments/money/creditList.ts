@@ -1,11 +1,10 @@
 import { and, count, eq, sql, type SQL } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import type { Filter, Sort } from '../../../contract/common';
 import type { Language } from '../../../contract/constants';
 import { CREDIT_FILTER_FIELDS, CREDIT_LEDGER_KINDS, formatYuan, type CreditLedgerEntry, type CreditLedgerKind } from '../../../contract/payments';
 import type { Db } from '../../db/client';
 import { accounts, creditLedger, reportOrders } from '../../db/schema';
-import { wallClock } from '../../exams/export';
+import { writeWorkbook, type Labels, type SheetColumn } from '../../http/workbook';
 import { compileListFilters, oneOf, orderOf, valueKinds, type ListOrder, type ListQuery } from '../../http/pageQuery';
 
 /** A group's credit ledger on the shared page-query engine (the whitelist is contract/payments.ts), and its export. */
@@ -62,14 +61,13 @@ export async function ledgerSums(db: Db, groupId: number, from?: Date, to?: Date
   return out;
 }
 
-type Labels = Record<Language, string>;
 const KIND: Record<CreditLedgerKind, Labels> = {
   recharge: { chs: '充值', en: 'Recharge', tib: 'སྣོན་འཇུག' },
   charge: { chs: '扣费', en: 'Charge', tib: 'རིན་བཅད།' },
   refund: { chs: '退款', en: 'Refund', tib: 'ཕྱིར་སློག' },
   adjust: { chs: '调整', en: 'Adjustment', tib: 'སྙོམ་སྒྲིག' },
 };
-const COLUMNS: { key: string; width: number; label: Labels; value(r: CreditLedgerEntry, l: Language): string | number | Date | null }[] = [
+const COLUMNS: SheetColumn<CreditLedgerEntry>[] = [
   { key: 'id', width: 8, label: { chs: '编号', en: 'No.', tib: 'ཨང་།' }, value: (r) => r.id },
   { key: 'created', width: 18, label: { chs: '时间', en: 'Time', tib: 'དུས་ཚོད།' }, value: (r) => new Date(r.created) },
   { key: 'kind', width: 10, label: { chs: '类型', en: 'Kind', tib: 'རིགས།' }, value: (r, l) => KIND[r.kind][l] },
@@ -82,18 +80,6 @@ const COLUMNS: { key: string; width: number; label: Labels; value(r: CreditLedge
 const SHEET: Labels = { chs: '余额明细', en: 'Credit ledger', tib: 'ལྷག་འབོར་ཐོ།' };
 
 /** The ledger as an .xlsx workbook: amounts as yuan text from integer fen (exact), times in the reader's zone. */
-export async function ledgerWorkbook(rows: readonly CreditLedgerEntry[], lang: Language, timeZone: string): Promise<Buffer> {
-  const book = new ExcelJS.Workbook();
-  book.creator = 'rad-workstation';
-  const sheet = book.addWorksheet(SHEET[lang], { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = COLUMNS.map((c) => ({ header: c.label[lang], key: c.key, width: c.width }));
-  sheet.getRow(1).font = { bold: true };
-  for (const row of rows) {
-    sheet.addRow(Object.fromEntries(COLUMNS.map((c) => {
-      const value = c.value(row, lang);
-      return [c.key, value instanceof Date ? wallClock(value, timeZone) : value];
-    })));
-  }
-  sheet.getColumn('created').numFmt = 'yyyy-mm-dd hh:mm';
-  return Buffer.from(await book.xlsx.writeBuffer());
+export function ledgerWorkbook(rows: readonly CreditLedgerEntry[], lang: Language, timeZone: string): Promise<Buffer> {
+  return writeWorkbook({ sheet: SHEET, columns: COLUMNS, rows, lang, timeZone });
 }

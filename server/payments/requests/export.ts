@@ -1,13 +1,11 @@
-import ExcelJS from 'exceljs';
 import type { Language } from '../../../contract/constants';
 import { formatYuan, type ReportOrder } from '../../../contract/payments';
-import { wallClock } from '../../exams/export';
+import { writeWorkbook, type Labels, type SheetColumn } from '../../http/workbook';
 
 /**
  * The order list as an .xlsx workbook (areas §5: at most 1000 order rows): the spec's "order / payment" fields
  * (areas §3) in its order, amounts in yuan (formatYuan: integer arithmetic), times as date cells in the asker's zone.
  */
-type Labels = Record<Language, string>;
 
 const PAYMENT: Labels[] = [
   { chs: '未支付', en: 'Unpaid', tib: 'རིན་མ་སྤྲད།' },
@@ -32,12 +30,7 @@ const GENDER: Record<string, Labels> = {
 };
 const SHEET: Labels = { chs: '订单', en: 'Orders', tib: 'ཉོ་ཐོ།' };
 
-interface Column {
-  key: string;
-  width: number;
-  label: Labels;
-  value(row: ReportOrder, lang: Language): string | number | Date | null;
-}
+type Column = SheetColumn<ReportOrder>;
 
 const time = (s: string | null): Date | null => (s ? new Date(s) : null);
 
@@ -67,19 +60,6 @@ const COLUMNS: Column[] = [
   { key: 'paymentStatus', width: 10, label: { chs: '支付状态', en: 'Payment status', tib: 'རིན་སྤྲོད་གནས་སྟངས།' }, value: (r, l) => PAYMENT[r.paymentStatus]?.[l] ?? String(r.paymentStatus) },
 ];
 
-export async function orderWorkbook(rows: readonly ReportOrder[], lang: Language, timeZone: string): Promise<Buffer> {
-  const book = new ExcelJS.Workbook();
-  book.creator = 'rad-workstation';
-  const sheet = book.addWorksheet(SHEET[lang], { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = COLUMNS.map((c) => ({ header: c.label[lang], key: c.key, width: c.width }));
-  sheet.getRow(1).font = { bold: true };
-  for (const row of rows) {
-    sheet.addRow(Object.fromEntries(COLUMNS.map((c) => {
-      const value = c.value(row, lang);
-      return [c.key, value instanceof Date ? wallClock(value, timeZone) : value];
-    })));
-  }
-  for (const key of ['created', 'paidAt', 'refundAt']) sheet.getColumn(key).numFmt = 'yyyy-mm-dd hh:mm';
-  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: COLUMNS.length } };
-  return Buffer.from(await book.xlsx.writeBuffer());
+export function orderWorkbook(rows: readonly ReportOrder[], lang: Language, timeZone: string): Promise<Buffer> {
+  return writeWorkbook({ sheet: SHEET, columns: COLUMNS, rows, lang, timeZone });
 }

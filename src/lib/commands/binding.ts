@@ -27,6 +27,9 @@ function foreignDialogOpen(registry: CommandRegistry, target: Window | HTMLEleme
   return !registry.scopes().some((scope) => MODAL_SCOPES.has(scope)) && doc.querySelector('dialog[open]') !== null;
 }
 
+/** tinykeys' default: a sequence's next press must come within this time. */
+const SEQUENCE_TIMEOUT_MS = 1000;
+
 /**
  * Keeps one tinykeys binding on `target` for the registry's live shortcuts, rebuilt when that set changes
  * (not on every registry change: rebuilding drops a half-typed sequence such as the 'g' of 'g s').
@@ -35,13 +38,34 @@ function foreignDialogOpen(registry: CommandRegistry, target: Window | HTMLEleme
 export function bindRegistryKeys(registry: CommandRegistry, target: Window | HTMLElement = window): () => void {
   let unbind: () => void = () => {};
   let signature: string | null = null;
+  // A set that changes while a sequence is half-typed (a list's commands registering as its rows arrive, just after
+  // the 'g' of 'g c') waits until the sequence would have timed out, so the press is not lost; meanwhile the old
+  // binding serves, and dispatch runs only commands that are live.
+  let lastKeyAt = -Infinity;
+  let deferred: ReturnType<typeof setTimeout> | null = null;
+  // The keys that begin a sequence ('g' of 'g s'); only those hold a rebuild back, so held or typed keys elsewhere
+  // never delay new shortcuts.
+  let openers = new Set<string>();
+  const noteKey = (event: KeyboardEvent) => {
+    if (openers.has(event.key.toLowerCase())) lastKeyAt = Date.now();
+  };
+  target.addEventListener('keydown', noteKey as EventListener, true);
 
   const rebuild = () => {
+    const wait = lastKeyAt + SEQUENCE_TIMEOUT_MS - Date.now();
+    if (wait > 0) {
+      deferred ??= setTimeout(() => {
+        deferred = null;
+        rebuild();
+      }, wait);
+      return;
+    }
     // Sequences go first: tinykeys stops at the first binding that fires, and a pending 'g s' must win over a
     // plain 's' bound elsewhere.
     const shortcuts = [...new Set(registry.keyed().map((command) => command.shortcut))].sort(
       (a, b) => parseShortcut(b).length - parseShortcut(a).length || a.localeCompare(b),
     );
+    openers = new Set(shortcuts.map(parseShortcut).filter((presses) => presses.length > 1).map((presses) => presses[0]!.key.toLowerCase()));
     const next = shortcuts.join('\n');
     if (next === signature) return;
     signature = next;
@@ -58,5 +82,7 @@ export function bindRegistryKeys(registry: CommandRegistry, target: Window | HTM
   return () => {
     unsubscribe();
     unbind();
+    target.removeEventListener('keydown', noteKey as EventListener, true);
+    if (deferred) clearTimeout(deferred);
   };
 }

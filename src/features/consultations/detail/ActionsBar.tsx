@@ -3,7 +3,7 @@ import { PAYMENT_STATUSES, type ConsultationAction, type ConsultationDetail, typ
 import { formatShortcut } from '@/lib/commands';
 import { formatDateTime, patientNameText } from '@/lib/format';
 import { ConsultationStatusChip, PaymentChip } from './chips';
-import { KeyHint } from './Section';
+import { KeyHint } from '../../../ui/Section';
 
 const keys = (shortcut: string) => formatShortcut(shortcut).map((p) => p.join('+')).join(' ');
 

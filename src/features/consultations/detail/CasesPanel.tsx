@@ -5,7 +5,7 @@ import { errorText } from '@/lib/errorText';
 import { formatBytes, formatDateTime } from '@/lib/format';
 import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { detailApi } from './api';
-import { KeyHint, Section } from './Section';
+import { KeyHint, Section } from '../../../ui/Section';
 import type { Write } from './useConsultation';
 import { useUploads, type Upload } from './uploads';
 

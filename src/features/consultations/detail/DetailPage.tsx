@@ -21,7 +21,7 @@ import { MembersDialog, MembersPanel } from './MembersPanel';
 import { PatientPanel } from './PatientPanel';
 import { RatingDialog, RatingPanel } from './RatingPanel';
 import { ResultPanel, type ResultHandle } from './ResultPanel';
-import { Section } from './Section';
+import { Section } from '../../../ui/Section';
 import { SuggestionsPanel, type SuggestionsHandle } from './SuggestionsPanel';
 import { TraceTimeline } from './TraceTimeline';
 import { useConsultation } from './useConsultation';

@@ -8,7 +8,7 @@ import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { Dialog } from '@/ui/Dialog';
 import { detailApi } from './api';
 import { ConsultationStatusChip } from './chips';
-import { KeyHint, Section } from './Section';
+import { KeyHint, Section } from '../../../ui/Section';
 import type { Write } from './useConsultation';
 
 /** Where a linked consultation opens: read-only, under this one. */

@@ -5,7 +5,7 @@ import { errorText } from '@/lib/errorText';
 import { useLoad } from '@/lib/useLoad';
 import { Dialog } from '@/ui/Dialog';
 import { detailApi } from './api';
-import { KeyHint, Section } from './Section';
+import { KeyHint, Section } from '../../../ui/Section';
 import type { Write } from './useConsultation';
 
 /** Areas §3 members and experts: experts first (they write the result), then the members. */

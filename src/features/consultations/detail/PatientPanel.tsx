@@ -5,7 +5,7 @@ import { SeriesThumbnails } from '@/features/viewer';
 import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { detailApi } from './api';
 import { formatDateTime, patientNameText } from '@/lib/format';
-import { Info, KeyHint, Section } from './Section';
+import { Info, KeyHint, Section } from '../../../ui/Section';
 import type { Write } from './useConsultation';
 
 /** The patient, the application (reason, note, contact) and the visit's exams with their images. */

@@ -4,7 +4,7 @@ import type { ConsultationDetail } from '../../../../contract/consultations';
 import { formatDateTime } from '@/lib/format';
 import { Dialog } from '@/ui/Dialog';
 import { detailApi } from './api';
-import { KeyHint, Section } from './Section';
+import { KeyHint, Section } from '../../../ui/Section';
 import type { Write } from './useConsultation';
 
 function Stars({ value }: { value: number }) {

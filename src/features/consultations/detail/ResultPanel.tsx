@@ -6,7 +6,7 @@ import { ReportEditor, ReportHtml, cleanReportHtml } from '@/features/report';
 import { formatDateTime } from '@/lib/format';
 import { toasts } from '@/lib/toasts';
 import { detailApi } from './api';
-import { KeyHint, Section } from './Section';
+import { KeyHint, Section } from '../../../ui/Section';
 import type { Write } from './useConsultation';
 
 export interface ResultHandle {

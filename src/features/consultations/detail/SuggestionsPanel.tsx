@@ -5,7 +5,7 @@ import type { ConsultationDetail } from '../../../../contract/consultations';
 import { ReportEditor, ReportHtml, cleanReportHtml } from '@/features/report';
 import { formatDateTime } from '@/lib/format';
 import { detailApi } from './api';
-import { KeyHint, Section } from './Section';
+import { KeyHint, Section } from '../../../ui/Section';
 import type { Write } from './useConsultation';
 
 export interface SuggestionsHandle {

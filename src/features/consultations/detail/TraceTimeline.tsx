@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { isConsultationStatus, PAYMENT_STATUSES, type ConsultationTrace } from '../../../../contract/consultations';
 import { errorText } from '@/lib/errorText';
 import { formatDateTime } from '@/lib/format';
-import { Section } from './Section';
+import { Section } from '../../../ui/Section';
 
 const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 59)}…` : text);
 

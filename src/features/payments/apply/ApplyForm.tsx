@@ -13,7 +13,7 @@ import { Alert } from '@/ui/Alert';
 import { applyCommands, type ApplyCtx } from '../commands';
 import { newIdempotencyKey, yuan } from '../common/money';
 import { orderPath } from '../common/paths';
-import { Info, Section } from '../common/Section';
+import { Info, Section } from '../../../ui/Section';
 import { applyApi } from './api';
 import { selectionProblem, toggleTarget, totalFen } from './selection';
 import { Terms } from './Terms';

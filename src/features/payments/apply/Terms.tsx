@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SERVICE_TERMS_VERSION } from '../../../../contract/payments';
-import { Section } from '../common/Section';
+import { Section } from '../../../ui/Section';
 
 /** The service terms (areas §5: agreed before applying), in the page's language, with the agree box (A). */
 export function Terms({ agreed, onChange }: { agreed: boolean; onChange: (agreed: boolean) => void }) {

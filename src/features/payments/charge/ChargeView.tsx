@@ -10,7 +10,7 @@ import { Spinner } from '@/ui/Spinner';
 import { chargeCommands, type ChargeCtx } from '../commands';
 import { yuan } from '../common/money';
 import { orderPath } from '../common/paths';
-import { KeyHint, Section } from '../common/Section';
+import { KeyHint, Section } from '../../../ui/Section';
 import { useCharge } from './useCharge';
 
 function countdown(seconds: number): string {

@@ -12,7 +12,7 @@ import { Alert } from '@/ui/Alert';
 import { Spinner } from '@/ui/Spinner';
 import { yuan } from '../common/money';
 import { Problem } from '../common/Problem';
-import { KeyHint } from '../common/Section';
+import { KeyHint } from '../../../ui/Section';
 import { exportName, saveBlob } from '../orders/download';
 import { dayEnd, dayStart } from '../orders/filters';
 import { chip, DateRange } from '../orders/OrderToolbar';

@@ -13,7 +13,7 @@ import { orderCommands, type OrderCtx } from '../commands';
 import { PaymentBadge, ProgressBadge } from '../common/badges';
 import { newIdempotencyKey, yuan } from '../common/money';
 import { chargePath } from '../common/paths';
-import { Info, KeyHint, Section } from '../common/Section';
+import { Info, KeyHint, Section } from '../../../ui/Section';
 import { orderApi } from './api';
 import { chargeTokenStore } from './creditToken';
 import { PasswordDialog, RechargeDialog } from './dialogs';

@@ -4,7 +4,7 @@ import { ReportHtml } from '@/features/report';
 import { formatDateTime } from '@/lib/format';
 import { ProgressBadge } from '../common/badges';
 import { yuan } from '../common/money';
-import { Section } from '../common/Section';
+import { Section } from '../../../ui/Section';
 
 /** The expert organisations asked, each with its price and how far its report is. */
 export function TargetList({ detail }: { detail: ReportOrderDetail }) {

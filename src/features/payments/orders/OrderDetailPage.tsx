@@ -15,7 +15,7 @@ import { PaymentBadge, ProgressBadge } from '../common/badges';
 import { yuan } from '../common/money';
 import { idFrom } from '../common/paths';
 import { Problem } from '../common/Problem';
-import { Info, KeyHint, Section } from '../common/Section';
+import { Info, KeyHint, Section } from '../../../ui/Section';
 import { ordersApi } from './api';
 import { orderDetailCommands, type OrderDetailCtx } from './commands';
 import { ordersPath } from './paths';

@@ -5,6 +5,7 @@ import type { ExamListItem } from '../../../../contract/exams';
 import { errorText } from '@/lib/errorText';
 import { formatDateTime, patientNameText } from '@/lib/format';
 import { http } from '@/lib/http';
+import { useDebouncedSearch } from '@/lib/useDebouncedSearch';
 import { Dialog } from '@/ui/Dialog';
 import { detailApi } from './api';
 import type { Write } from './useConsultation';
@@ -16,31 +17,17 @@ import type { Write } from './useConsultation';
 export function ExamDialog({ detail, busy, write, onClose }: { detail: ConsultationDetail; busy: boolean; write: Write; onClose: () => void }) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
-  const [found, setFound] = useState<ExamListItem[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
-  useEffect(() => {
-    const q = text.trim();
-    if (!q) return;
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      const query = (field: string) => http.post<{ items: ExamListItem[] }>('exams/page-query', {
-        filters: [{ field: 'bucketId', operator: 'equal', values: [detail.appliedBucketId] }, { field, operator: 'equal', values: [q] }],
-        skip: 0, limit: 10, sorts: [{ field: 'examTime', direction: 'desc' }],
-      }, { signal: controller.signal });
-      Promise.all([query('accessionNumber'), query('patientId')]).then(([a, b]) => {
-        setError(null);
-        const all = [...a.items, ...b.items];
-        setFound(all.filter((e, i) => all.findIndex((x) => x.id === e.id) === i && !detail.visitExams.some((v) => v.examId === e.id)));
-      }, (err: unknown) => !controller.signal.aborted && setError(err));
-    }, 250);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [text, detail]);
-  const shown = text.trim() ? found : null;
+  const { found: shown, error } = useDebouncedSearch(text, async (q, signal) => {
+    const query = (field: string) => http.post<{ items: ExamListItem[] }>('exams/page-query', {
+      filters: [{ field: 'bucketId', operator: 'equal', values: [detail.appliedBucketId] }, { field, operator: 'equal', values: [q] }],
+      skip: 0, limit: 10, sorts: [{ field: 'examTime', direction: 'desc' }],
+    }, { signal });
+    const [a, b] = await Promise.all([query('accessionNumber'), query('patientId')]);
+    const all = [...a.items, ...b.items];
+    return all.filter((e, i) => all.findIndex((x) => x.id === e.id) === i && !detail.visitExams.some((v) => v.examId === e.id));
+  }, [detail]);
 
   const add = async (examId: number) => {
     if (await write((d) => detailApi.addExam(d.id, examId), t('consultations.detail.exams.added'))) onClose();

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import type { ConsultationDetail, ConsultationListItem } from '../../../../contract/consultations';
+import type { ConsultationDetail } from '../../../../contract/consultations';
 import { errorText } from '@/lib/errorText';
 import { formatDateTime, patientNameText } from '@/lib/format';
+import { useDebouncedSearch } from '@/lib/useDebouncedSearch';
 import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { Dialog } from '@/ui/Dialog';
 import { detailApi } from './api';
@@ -55,27 +56,12 @@ export function LinksPanel({ detail, canLink, busy, write, onAdd }: { detail: Co
 export function LinkDialog({ detail, busy, write, onClose }: { detail: ConsultationDetail; busy: boolean; write: Write; onClose: () => void }) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
-  const [found, setFound] = useState<ConsultationListItem[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
-  useEffect(() => {
-    const q = text.trim();
-    if (!q) return;
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      detailApi.search(q, { signal: controller.signal }).then((items) => {
-        setError(null);
-        setFound(items.filter((c) => c.id !== detail.id && !detail.links.some((l) => l.id === c.id)));
-      }, (err: unknown) => !controller.signal.aborted && setError(err));
-    }, 250);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [text, detail]);
-
-  const shown = text.trim() ? found : null;
+  const { found: shown, error } = useDebouncedSearch(text, async (q, signal) => {
+    const items = await detailApi.search(q, { signal });
+    return items.filter((c) => c.id !== detail.id && !detail.links.some((l) => l.id === c.id));
+  }, [detail]);
   const link = async (linkedId: number) => {
     if (await write((d) => detailApi.link(d.id, linkedId), t('consultations.detail.links.added'))) onClose();
   };

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ConsultationPrintData } from '../../../../contract/consultations';
 import { ReportHtml } from '@/features/report';
 import { patientNameText } from '@/lib/format';
+import '../../../ui/printSheet.css';
 import './print.css';
 
 /**
@@ -32,9 +33,9 @@ function when(iso: string | null, exact: boolean): string {
 
 function Field({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) {
   return (
-    <div className={`cprint-field ${wide ? 'cprint-wide' : ''}`}>
-      <span className="cprint-label">{label}</span>
-      <span className="cprint-value">{children || '—'}</span>
+    <div className={`print-field ${wide ? 'print-field-wide' : ''}`}>
+      <span className="print-label">{label}</span>
+      <span className="print-value">{children || '—'}</span>
     </div>
   );
 }
@@ -56,23 +57,23 @@ export function ConsultationSheet({ data, qrUrl, onImageError }: { data: Consult
   const stamp = safeImage(template?.stamp);
   const titles = template?.titles.length ? template.titles : [t('consultations.print.defaultTitle')];
   return (
-    <article className="cprint-sheet" data-print-consultation={c.id}>
-      <header className="cprint-head">
-        <div>{logo && <img src={logo} alt={t('consultations.print.logo')} className="cprint-logo-img" onError={onImageError} />}</div>
-        <div className="cprint-titles">
-          <p className="cprint-org">{c.appliedBucketName}</p>
-          {titles.map((title, i) => <h1 key={i} className={i === 0 ? 'cprint-title' : 'cprint-subtitle'}>{title}</h1>)}
+    <article className="print-sheet" data-print-consultation={c.id}>
+      <header className="print-head">
+        <div>{logo && <img src={logo} alt={t('consultations.print.logo')} className="print-logo-img" onError={onImageError} />}</div>
+        <div className="print-titles">
+          <p className="print-org">{c.appliedBucketName}</p>
+          {titles.map((title, i) => <h1 key={i} className={i === 0 ? 'print-title' : 'print-subtitle'}>{title}</h1>)}
         </div>
-        <div className="cprint-qr">
+        <div className="print-qr">
           {qrUrl && (
             <>
-              <img src={qrUrl} alt={t('consultations.print.qr')} className="cprint-qr-img" />
-              <span className="cprint-qr-text">{qrTextOf(data)}</span>
+              <img src={qrUrl} alt={t('consultations.print.qr')} className="print-qr-img" />
+              <span className="print-qr-text">{qrTextOf(data)}</span>
             </>
           )}
         </div>
       </header>
-      <section className="cprint-grid" aria-label={t('consultations.print.patient')}>
+      <section className="print-patient print-keep-lines" aria-label={t('consultations.print.patient')}>
         <Field label={t('consultations.detail.patient.name')}>{patientNameText(c.patient.name || c.patientName)}</Field>
         <Field label={t('consultations.detail.patient.genderAge')}>{[gender, c.patient.age].filter(Boolean).join(' ')}</Field>
         <Field label={t('consultations.print.number')}>{String(c.id)}</Field>
@@ -86,34 +87,34 @@ export function ConsultationSheet({ data, qrUrl, onImageError }: { data: Consult
         <Field label={t('consultations.detail.patient.reason')} wide>{c.reason}</Field>
         {experts.length > 0 && <Field label={t('consultations.detail.members.experts')} wide>{experts.map((m) => [m.name, m.techTitle].filter(Boolean).join(' ')).join('、')}</Field>}
       </section>
-      <section className="cprint-section">
-        <h2 className="cprint-heading">{t('consultations.detail.result.conclusion')}</h2>
-        <ReportHtml html={c.result?.conclusion ?? ''} className="cprint-body" />
+      <section className="print-section">
+        <h2 className="print-heading">{t('consultations.detail.result.conclusion')}</h2>
+        <ReportHtml html={c.result?.conclusion ?? ''} className="print-body" />
       </section>
       {c.result?.treatmentPlan && (
-        <section className="cprint-section">
-          <h2 className="cprint-heading">{t('consultations.detail.result.treatmentPlan')}</h2>
-          <ReportHtml html={c.result.treatmentPlan} className="cprint-body" />
+        <section className="print-section">
+          <h2 className="print-heading">{t('consultations.detail.result.treatmentPlan')}</h2>
+          <ReportHtml html={c.result.treatmentPlan} className="print-body" />
         </section>
       )}
       {c.suggestions.length > 0 && (
-        <section className="cprint-section">
-          <h2 className="cprint-heading">{t('consultations.detail.suggestions.title')}</h2>
-          <ol className="cprint-list">
+        <section className="print-section">
+          <h2 className="print-heading">{t('consultations.detail.suggestions.title')}</h2>
+          <ol className="print-list">
             {c.suggestions.map((s) => (
               <li key={s.id}>
-                <span className="cprint-label">{s.author.name}</span>
-                <ReportHtml html={s.content} className="cprint-body" />
+                <span className="print-label">{s.author.name}</span>
+                <ReportHtml html={s.content} className="print-body" />
               </li>
             ))}
           </ol>
         </section>
       )}
-      <footer className="cprint-foot">
-        <div className="cprint-sign">
-          <span className="cprint-label">{template?.signatureOf === 'creator' ? t('consultations.print.applicant') : t('consultations.print.expert')}</span>
-          <span className="cprint-value">{signer?.name ?? ''}</span>
-          {stamp && <img src={stamp} alt={t('consultations.print.stamp')} className="cprint-stamp" onError={onImageError} />}
+      <footer className="print-foot">
+        <div className="print-sign">
+          <span className="print-label">{template?.signatureOf === 'creator' ? t('consultations.print.applicant') : t('consultations.print.expert')}</span>
+          <span className="print-value">{signer?.name ?? ''}</span>
+          {stamp && <img src={stamp} alt={t('consultations.print.stamp')} className="print-stamp" onError={onImageError} />}
         </div>
         <Field label={t('consultations.print.resultAt')}>{when(c.result?.at ?? null, exact)}</Field>
         <Field label={t('consultations.print.approvedBy')}>{[c.approvedBy?.name, when(c.approvedAt, exact)].filter(Boolean).join(' · ')}</Field>

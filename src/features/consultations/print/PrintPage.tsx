@@ -35,7 +35,7 @@ export default function PrintPage() {
 
   const back = useCallback(() => navigate(`/consultations/${id}`), [id]);
   const print = useCallback(async () => {
-    await Promise.all([...document.querySelectorAll<HTMLImageElement>('.cprint-root img')].map((img) => img.decode().catch(() => undefined)));
+    await Promise.all([...document.querySelectorAll<HTMLImageElement>('.print-root img')].map((img) => img.decode().catch(() => undefined)));
     window.print();
   }, []);
   const canPrint = !!data.data;
@@ -69,11 +69,11 @@ export default function PrintPage() {
           {loaded && (
             <>
               <p className="text-xs text-fg-muted">{t('consultations.print.pdfHint')}</p>
-              <div className="cprint-preview" data-testid="consultation-print-preview">
+              <div className="print-preview" data-testid="consultation-print-preview">
                 <ConsultationSheet data={loaded} qrUrl={qr.url} onImageError={() => setImageFailed(true)} />
               </div>
               {createPortal(
-                <div className="cprint-root" aria-hidden="true">
+                <div className="print-root" aria-hidden="true">
                   <ConsultationSheet data={loaded} qrUrl={qr.url} onImageError={() => setImageFailed(true)} />
                 </div>,
                 document.body,

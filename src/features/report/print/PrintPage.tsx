@@ -19,7 +19,7 @@ import { PrintSheet } from './PrintSheet';
 import { safeImageUrl } from './safeImage';
 import { useQrCode } from './useQrCode';
 import '../report.css';
-import './print.css';
+import '../../../ui/printSheet.css';
 import { patientNameText } from '@/lib/format';
 
 type Loaded = { data: PrintData; report: ReportView };

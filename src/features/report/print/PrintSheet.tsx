@@ -7,7 +7,7 @@ import { sourceIds } from '../workspace/ExamHeader';
 import { safeImageUrl } from './safeImage';
 import { patientNameText } from '@/lib/format';
 import '../report.css';
-import './print.css';
+import '../../../ui/printSheet.css';
 
 interface Props {
   data: PrintData;

@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { ExamListItem, ReportSource } from '../../contract/exams';
 import type { ReportStatus } from '../../contract/reports';
-import { isAllowed } from '../../machines/reportTransitions';
 import type { Access } from '../access/access';
 import { accounts, buckets, exams, reports } from '../db/schema';
-import { actorIn, stateFromRow, type ReportFacts } from '../reports/load';
+import type { ReportFacts } from '../reports/load';
+import { canWriteFacts } from './canWrite';
 
 export const reportCreator = alias(accounts, 'report_creator');
 export const assignee = alias(accounts, 'assignee');
@@ -54,14 +54,12 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 /**
  * The report machine's answer to "can this account write this exam's report now" (save allowed), or with no report,
  * whether it may start one (report_upsert, as POST exams/{id}/reports asks). Deleted exams are never writable.
+ * The machine's answers come from a table filled from the machine (server/exams/canWrite.ts), not a snapshot per row.
  */
 export function canWriteRow(row: Pick<ListRow, 'exam' | 'report'>, access: Access | null): boolean {
   const e = row.exam;
   if (!access || e.deletedTime) return false;
-  const actor = actorIn(access, e.bucketId);
-  const facts = row.report;
-  if (e.reportId === null || !facts || facts.status === null) return actor.actions.includes('report_upsert');
-  return isAllowed(stateFromRow(facts as ReportFacts, e), actor, 'save');
+  return canWriteFacts(access, e.bucketId, e, row.report);
 }
 
 /** A worklist row; `access` is the asking account's, for `canWrite` (false without it). */

@@ -6,6 +6,7 @@ import type { Db } from '../db/client';
 import { buckets, exams, reports } from '../db/schema';
 import { cachedEstimate, cappedCount } from '../http/estimate';
 import { orderOf as listOrder } from '../http/pageQuery';
+import { examCountKey } from './countKey';
 import { compileFilters, reportStatusExpr, viewCondition } from './filters';
 import type { Access } from '../access/access';
 import { assignee, joins, listColumns, reportCreator, toListItem, type ListRow } from './present';
@@ -17,6 +18,8 @@ export interface ExamQuery {
   orderBy: SQL[];
   /** An exact count would read far more than the page (a common free-text phrase): count by the planner's estimate. */
   countByEstimate: boolean;
+  /** The count statement's name in the estimate cache (server/exams/countKey.ts); null: key it by its text. */
+  countKey: string | null;
 }
 
 const SORT_EXPR: Record<ExamSortField, AnyPgColumn | SQL> = {
@@ -66,7 +69,8 @@ export async function buildQuery(db: Db, scope: readonly number[], input: { filt
     countByEstimate = text.kind === 'many';
   }
   const bucketCondition = bucketIds.length === 1 ? eq(exams.bucketId, bucketIds[0]!) : inArray(exams.bucketId, bucketIds);
-  return { where: and(bucketCondition, viewCondition(compiled.deletedView, ctx.now), ...conditions)!, orderBy, countByEstimate };
+  const countKey = compiled.reportText === null ? examCountKey(bucketIds, input.filters, compiled.deletedView, ctx) : null;
+  return { where: and(bucketCondition, viewCondition(compiled.deletedView, ctx.now), ...conditions)!, orderBy, countByEstimate, countKey };
 }
 
 /**
@@ -96,7 +100,7 @@ export async function countOf(db: Db, q: ExamQuery | null, opts: { exactLimit?: 
   const exactLimit = opts.exactLimit ?? EXAM_COUNT_EXACT_LIMIT;
   const all = db.select({ one: sql`1` }).from(exams).where(q.where);
   if (!opts.exact) {
-    const expected = await cachedEstimate(db, all);
+    const expected = await cachedEstimate(db, all, Date.now(), q.countKey ?? undefined);
     if (q.countByEstimate || expected > exactLimit) return { total: Math.max(expected, 1), totalIsEstimate: true };
   }
   return cappedCount(db, exams, q.where, exactLimit);

@@ -14,6 +14,7 @@ import { colourRuleRoutes } from './colourRules';
 import { examDetail } from './detail';
 import { examWorkbook } from './export';
 import { buildQuery, countOf, pageOf, withPageFacts } from './query';
+import { examPageSchema } from './pageSchema';
 import { deleteExam, readableExam, recoverExam, updateExam } from './record';
 import { coExams, pastCount, pastExams } from './related';
 import { readableBuckets } from './scope';
@@ -24,7 +25,10 @@ const SERVER_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** The exam area (core §7 "Exams"): the worklist query and count, one exam, its detail, past and co-exams, export, polling. */
 export async function examRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
-  app.post('/exams/page-query', async (req): Promise<ExamPage> => {
+  // The page is written from its schema (server/exams/pageSchema.ts: every field of ExamListItem, in toListItem's order).
+  const pageAnswer = { schema: { response: { 200: examPageSchema } } };
+
+  app.post('/exams/page-query', pageAnswer, async (req): Promise<ExamPage> => {
     const input = parse(examPageQuery, req.body);
     const auth = authOf(req);
     const access = await auth.access();
@@ -42,7 +46,7 @@ export async function examRoutes(app: FastifyInstance, { deps }: { deps: Deps })
 
   // Core §7 "Polling": the newest exams, five at a time, never further back than the 7-day window (a client
   // asking for more is narrowed to it, so the poll of every open workstation stays cheap).
-  app.post('/exams/newly', async (req): Promise<ExamPage> => {
+  app.post('/exams/newly', pageAnswer, async (req): Promise<ExamPage> => {
     const input = parse(examNewlyQuery, req.body);
     const access = await authOf(req).access();
     const now = deps.clock.now();

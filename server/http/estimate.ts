@@ -26,6 +26,10 @@ function toTheMinute(param: unknown): unknown {
   const m = INSTANT.exec(param);
   return m ? `${m[1]}${m[3]}` : param;
 }
+function statementKey(query: { toSQL(): { sql: string; params: unknown[] } }): string {
+  const { sql: text, params } = query.toSQL();
+  return `${text}\u0000${JSON.stringify(params.map(toTheMinute))}`;
+}
 const MAX_ENTRIES = 500;
 /** One cache per database: a process may hold several (the test suite's servers, a bench comparing two). */
 const caches = new WeakMap<Db, Map<string, { rows: number; until: number }>>();
@@ -35,10 +39,14 @@ const caches = new WeakMap<Db, Map<string, { rows: number; until: number }>>();
  * seconds: an estimate is approximate anyway, and on embedded PGlite every statement saved is a few milliseconds
  * of the one connection. Keyed by the statement and its parameters, so scope and filters are part of the key.
  * Exact counts are never cached.
+ *
+ * `ownKey`: a caller that knows what its statement is made of (the exam list: scope, view and filters as asked) may
+ * name it itself, which spares building the statement's text only to look it up (`toSQL()` was most of this
+ * function's cost). Such a key must change whenever the statement would, instants to the minute as above; it is
+ * kept apart from the statement keys by a prefix no SQL text starts with.
  */
-export async function cachedEstimate(db: Db, query: { toSQL(): { sql: string; params: unknown[] }; getSQL(): SQL }, now = Date.now()): Promise<number> {
-  const { sql: text, params } = query.toSQL();
-  const key = `${text}\u0000${JSON.stringify(params.map(toTheMinute))}`;
+export async function cachedEstimate(db: Db, query: { toSQL(): { sql: string; params: unknown[] }; getSQL(): SQL }, now = Date.now(), ownKey?: string): Promise<number> {
+  const key = ownKey !== undefined ? `\u0001${ownKey}` : statementKey(query);
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
   const hit = cache.get(key);

@@ -5,6 +5,7 @@ import type { Filter } from '../../../contract/common';
 import type { RegistryRow, RegistrySetup, SourceScope } from '../../../contract/registry';
 import { HUMAN_GENDERS, PET_GENDERS, REGISTRY_MAX_EXAMS, REGISTRY_PAGE_SIZE } from '../../../contract/registry';
 import { CommandScope, useCommands } from '@/lib/commands';
+import { saveBlob } from '@/lib/download';
 import { errorText } from '@/lib/errorText';
 import { isHttpError, isSessionEndingError } from '@/lib/http';
 import { navigate, useSession } from '@/lib/session';
@@ -269,11 +270,7 @@ function Desk({ setup, desks, dayParam, lang }: { setup: RegistrySetup; desks: {
     const progress = toasts.show({ message: t('registry.toast.exporting'), kind: 'info' });
     try {
       const blob = await registryApi.export(bucketId, filters, lang);
-      const link = document.createElement('a');
-      link.href = URL.createObjectURL(blob);
-      link.download = `registry-${day}.xlsx`;
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+      saveBlob(blob, `registry-${day}.xlsx`);
       toasts.show({ message: t('registry.toast.exported'), kind: 'success' });
     } catch (error) {
       if (!isSessionEndingError(error)) toasts.show({ message: errorText(t, error), kind: 'error' });

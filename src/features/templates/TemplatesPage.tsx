@@ -4,6 +4,7 @@ import type { MyOrganization } from '../../../contract/accounts';
 import type { TemplateNode, TemplateUpsertInput } from '../../../contract/reports';
 import { documentClash, documentSizeProblem, templateDocument, type TemplateDocument } from '../../../contract/templates';
 import { CommandScope, useCommands } from '@/lib/commands';
+import { saveBlob } from '@/lib/download';
 import { errorText } from '@/lib/errorText';
 import { isSessionEndingError } from '@/lib/http';
 import { useSession } from '@/lib/session';
@@ -225,11 +226,7 @@ function TreeWorkspace({ choice, choices, onSwitch }: { choice: TreeChoice; choi
   const downloadExport = async () => {
     try {
       const blob = await templatesApi.export(owner);
-      const link = document.createElement('a');
-      link.href = URL.createObjectURL(blob);
-      link.download = `report-templates-${choice.kind}-${owner.bucketId ?? owner.groupId}.json`;
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+      saveBlob(blob, `report-templates-${choice.kind}-${owner.bucketId ?? owner.groupId}.json`);
       toasts.show({ message: t('templates.toast.exported'), kind: 'success' });
     } catch (error) {
       if (!isSessionEndingError(error)) toasts.show({ message: errorText(t, error), kind: 'error' });

@@ -1,18 +1,13 @@
 import { EXAM_EXPORT_MAX } from '../../../contract/constants';
 import type { Filter, Sort } from '../../../contract/common';
 import type { ExamExportInput } from '../../../contract/exams';
+import { saveBlob, stampedName } from '@/lib/download';
 import { currentLanguage } from '@/lib/i18n';
 import { http } from '@/lib/http';
 
 /** Core §5: at most 3000 rows per export; the screen says so before the user tries. */
 export function exportAllowed(total: number): boolean {
   return total > 0 && total <= EXAM_EXPORT_MAX;
-}
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-export function exportFileName(now: Date): string {
-  return `exams-${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}-${pad(now.getHours())}${pad(now.getMinutes())}.xlsx`;
 }
 
 /**
@@ -27,13 +22,5 @@ export async function downloadExport(query: { filters: Filter[]; sorts: Sort[] }
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
   };
   const blob = await http.blob('POST', 'exports/exams', body);
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = exportFileName(now);
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The browser has taken the file once the click ran; the URL only has to outlive this task.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveBlob(blob, stampedName('exams', now));
 }

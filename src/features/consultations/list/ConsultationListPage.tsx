@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { CONSULTATION_EXPORT_MAX, CONSULTATION_PAGE_SIZE } from '../../../../contract/consultations';
 import { CommandScope, useCommands } from '@/lib/commands';
+import { saveBlob, stampedName } from '@/lib/download';
 import { errorText } from '@/lib/errorText';
 import { isSessionEndingError } from '@/lib/http';
 import { navigate } from '@/lib/session';
@@ -16,9 +17,6 @@ import { ConsultationTable } from './ConsultationTable';
 import { emptyView, filtersOf, type ListView } from './filters';
 import { Pager, SearchBox, Toolbar } from './Toolbar';
 
-const pad = (n: number) => String(n).padStart(2, '0');
-const exportName = (now: Date) =>
-  `consultations-${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}-${pad(now.getHours())}${pad(now.getMinutes())}.xlsx`;
 
 /**
  * /consultations and /consultations/my (areas §2): the consultations the account takes part in, 20 a page, newest
@@ -80,14 +78,7 @@ export function ConsultationList({ mine }: { mine: boolean }) {
     setExporting(true);
     try {
       const blob = await consultationApi.export(filters);
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = exportName(new Date());
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      saveBlob(blob, stampedName('consultations', new Date()));
     } catch (error) {
       if (!isSessionEndingError(error)) toasts.show({ message: errorText(t, error), kind: 'error' });
     } finally {

@@ -13,7 +13,7 @@ import { Spinner } from '@/ui/Spinner';
 import { yuan } from '../common/money';
 import { Problem } from '../common/Problem';
 import { KeyHint } from '../../../ui/Section';
-import { exportName, saveBlob } from '../orders/download';
+import { saveBlob, stampedName } from '@/lib/download';
 import { dayEnd, dayStart } from '../orders/filters';
 import { chip, DateRange } from '../orders/OrderToolbar';
 import { Pager } from '../orders/Pager';
@@ -75,7 +75,7 @@ function Credit({ groupId, groupName, admin }: { groupId: number; groupName: str
     }
     setExporting(true);
     try {
-      saveBlob(await creditApi.export(groupId, filters), exportName('credit', new Date()));
+      saveBlob(await creditApi.export(groupId, filters), stampedName('credit', new Date()));
     } catch (error) {
       if (!isSessionEndingError(error)) toasts.show({ message: errorText(t, error), kind: 'error' });
     } finally {

@@ -10,7 +10,7 @@ import { useLoad } from '@/lib/useLoad';
 import { Alert } from '@/ui/Alert';
 import { ordersApi } from './api';
 import { orderListCommands, type OrderListCtx } from './commands';
-import { saveBlob, exportName } from './download';
+import { saveBlob, stampedName } from '@/lib/download';
 import { emptyOrderView, orderFiltersOf, type OrderView } from './filters';
 import { OrderTable } from './OrderTable';
 import { OrderToolbar } from './OrderToolbar';
@@ -84,7 +84,7 @@ export default function OrderListPage() {
     }
     setExporting(true);
     try {
-      saveBlob(await ordersApi.export(filters), exportName('orders', new Date()));
+      saveBlob(await ordersApi.export(filters), stampedName('orders', new Date()));
     } catch (error) {
       if (!isSessionEndingError(error)) toasts.show({ message: errorText(t, error), kind: 'error' });
     } finally {

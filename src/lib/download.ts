@@ -1,8 +1,8 @@
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** `<stem>-yyyymmdd-hhmm.xlsx` in the browser's zone, as the other lists name their exports. */
-export function exportName(stem: string, now: Date): string {
-  return `${stem}-${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}-${pad(now.getHours())}${pad(now.getMinutes())}.xlsx`;
+/** `<stem>-yyyymmdd-hhmm.<ext>` in the browser's zone: how every export names its file. */
+export function stampedName(stem: string, now: Date, ext = 'xlsx'): string {
+  return `${stem}-${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}-${pad(now.getHours())}${pad(now.getMinutes())}.${ext}`;
 }
 
 /** Hands a file the server answered to the browser's download. */
@@ -14,5 +14,6 @@ export function saveBlob(blob: Blob, name: string): void {
   document.body.append(link);
   link.click();
   link.remove();
+  // The browser has taken the file once the click ran; the URL only has to outlive this task.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

@@ -165,6 +165,12 @@ export const ERROR_STATUS = {
   CreditDisabled: 403,
   /** Payments: a channel notification whose signature or timestamp does not verify. */
   PaymentNotificationInvalid: 401,
+  /** Statistics (areas §5): a time period is required (from and to, or a quick range). */
+  StatisticsPeriodRequired: 400,
+  /** Statistics: the period ends before it begins. */
+  StatisticsPeriodInvalid: 400,
+  /** Statistics (areas §5): device workload and day ranges at most one month, note-taker and remote-report at most one year (details.limit, details.lastDay). */
+  StatisticsRangeTooLong: 400,
   OperationFailed: 500,
   UnknownError: 500,
 } as const;

@@ -48,6 +48,8 @@ export interface DicomHeader {
   bodyPartExamined: string | null;
   institutionName: string | null;
   referringPhysicianName: string | null;
+  /** Station Name (0008,1010): the scanner's name, which the organisation's devices are matched by at ingest. */
+  stationName: string | null;
   specificCharacterSet: string | null;
   hasPixelData: boolean;
   /** Pixel data in fragments (JPEG, RLE, ...) rather than native. */
@@ -215,6 +217,7 @@ export function readDicomHeader(bytes: Uint8Array, opts: ReadOptions = {}): Dico
       bodyPartExamined: str(ds, 'x00180015'),
       institutionName: txt('x00080080'),
       referringPhysicianName: txt('x00080090'),
+      stationName: str(ds, 'x00081010'),
       specificCharacterSet,
       hasPixelData: Boolean(pixel),
       encapsulated: Boolean(pixel?.hadUndefinedLength),

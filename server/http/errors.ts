@@ -99,6 +99,9 @@ const MESSAGES: Record<ErrorCode, string> = {
   IdempotencyKeyReused: 'This request key was used for a different request',
   CreditDisabled: 'Credit is not enabled for this group',
   PaymentNotificationInvalid: 'The payment notification could not be verified',
+  StatisticsPeriodRequired: 'Choose a time period',
+  StatisticsPeriodInvalid: 'The period ends before it begins',
+  StatisticsRangeTooLong: 'The period is too long for this statistic',
   OperationFailed: 'Operation failed, please try again',
   UnknownError: 'Unknown error',
 };

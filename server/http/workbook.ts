@@ -33,21 +33,25 @@ export async function writeWorkbook<R>(o: {
   lang: Language;
   timeZone: string;
   autoFilter?: boolean;
+  /** Further sheets of the same shape after the first (the statistics export: its table, then its series). */
+  moreSheets?: readonly { sheet: Labels; columns: readonly SheetColumn<R>[]; rows: readonly R[] }[];
 }): Promise<Buffer> {
   const book = new ExcelJS.Workbook();
   book.creator = 'rad-workstation';
-  const sheet = book.addWorksheet(o.sheet[o.lang], { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = o.columns.map((c) => ({ header: c.label[o.lang], key: c.key, width: c.width }));
-  sheet.getRow(1).font = { bold: true };
-  for (const row of o.rows) {
-    const added = sheet.addRow(Object.fromEntries(o.columns.map((c) => {
-      const value = c.value(row, o.lang);
-      return [c.key, value instanceof Date ? wallClock(value, o.timeZone) : value];
-    })));
-    added.eachCell((cell) => {
-      if (cell.value instanceof Date) cell.numFmt = 'yyyy-mm-dd hh:mm';
-    });
+  for (const part of [{ sheet: o.sheet, columns: o.columns, rows: o.rows }, ...(o.moreSheets ?? [])]) {
+    const sheet = book.addWorksheet(part.sheet[o.lang], { views: [{ state: 'frozen', ySplit: 1 }] });
+    sheet.columns = part.columns.map((c) => ({ header: c.label[o.lang], key: c.key, width: c.width }));
+    sheet.getRow(1).font = { bold: true };
+    for (const row of part.rows) {
+      const added = sheet.addRow(Object.fromEntries(part.columns.map((c) => {
+        const value = c.value(row, o.lang);
+        return [c.key, value instanceof Date ? wallClock(value, o.timeZone) : value];
+      })));
+      added.eachCell((cell) => {
+        if (cell.value instanceof Date) cell.numFmt = 'yyyy-mm-dd hh:mm';
+      });
+    }
+    if (o.autoFilter !== false) sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: part.columns.length } };
   }
-  if (o.autoFilter !== false) sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: o.columns.length } };
   return Buffer.from(await book.xlsx.writeBuffer());
 }

@@ -17,9 +17,11 @@ export async function seedAdmin(db: Db, ids: { groupId: number; hospitalId: numb
   ]).returning();
   await db.insert(t.devices).values([
     { bucketId, deviceGroupId: ct!.id, name: 'CT-1 64 排', modality: 'CT', aeTitle: 'CT1_SCANNER', room: 'CT室1', sortOrder: 0 },
-    { bucketId, deviceGroupId: ct!.id, name: 'MR-1 1.5T', modality: 'MR', aeTitle: 'MR1_SCANNER', room: 'MR室', sortOrder: 1 },
-    { bucketId, deviceGroupId: other!.id, name: 'DR-1', modality: 'DX', aeTitle: 'DR1', room: 'DR室', sortOrder: 2 },
-    { bucketId, deviceGroupId: other!.id, name: '彩超-1', modality: 'US', aeTitle: 'US1', room: '超声室', sortOrder: 3 },
+    // A second, older CT: the device workload statistics compare two scanners of one modality.
+    { bucketId, deviceGroupId: ct!.id, name: 'CT-2 16 排', modality: 'CT', aeTitle: 'CT2_SCANNER', room: 'CT室2', sortOrder: 1 },
+    { bucketId, deviceGroupId: ct!.id, name: 'MR-1 1.5T', modality: 'MR', aeTitle: 'MR1_SCANNER', room: 'MR室', sortOrder: 2 },
+    { bucketId, deviceGroupId: other!.id, name: 'DR-1', modality: 'DX', aeTitle: 'DR1', room: 'DR室', sortOrder: 3 },
+    { bucketId, deviceGroupId: other!.id, name: '彩超-1', modality: 'US', aeTitle: 'US1', room: '超声室', sortOrder: 4 },
   ]);
   await db.insert(t.bucketExtensions).values([{ bucketId, key: 'contrast', label: '对比剂' }, { bucketId, key: 'dose_mgy', label: '剂量 (mGy)' }]);
   await db.insert(t.notificationSettings).values({ groupId: ids.groupId, bucketId, type: 'criticalValue', accountIds: [ids.chief] });

@@ -77,7 +77,7 @@ function bodyPartExpr(modality: SQL, r: SQL): SQL {
   return sql`(case ${modality} ${sql.join(whens, sql` `)} end)`;
 }
 
-async function saveAndDropIndexes(db: Db): Promise<void> {
+export async function saveAndDropIndexes(db: Db): Promise<void> {
   await db.execute(sql`create table if not exists bench_saved_indexes (name text primary key, def text not null)`);
   await db.execute(sql`
     insert into bench_saved_indexes (name, def)

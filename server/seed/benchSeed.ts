@@ -57,7 +57,11 @@ export async function examCount(db: Db): Promise<number> {
 }
 
 /** Adds `add` exams (and their reports), rebuilds the indexes and refreshes the statistics. */
-export async function seedBench(db: Db, o: { add: number; days: number; scryptCost: number; log?: (line: string) => void }): Promise<BenchSeedResult> {
+export async function seedBench(db: Db, o: {
+  add: number; days: number; scryptCost: number; log?: (line: string) => void;
+  /** Runs after the new rows are written, while the secondary indexes are still dropped (bench:statistics' extra columns). */
+  afterRows?: () => Promise<void>;
+}): Promise<BenchSeedResult> {
   const log = o.log ?? (() => {});
   const started = performance.now();
   const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
@@ -81,6 +85,7 @@ export async function seedBench(db: Db, o: { add: number; days: number; scryptCo
       },
     });
     log(`rows written (${seconds()} s); building indexes`);
+    await o.afterRows?.();
     await restoreIndexes(db, log);
     log(`indexes built (${seconds()} s); vacuum analyze`);
   }

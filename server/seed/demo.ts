@@ -20,6 +20,7 @@ import { seedGlobalConfigs } from './globalConfigs';
 import { seedSampleGraphs } from './sampleGraphs';
 import { seedLearning } from './learning';
 import { seedPayments } from './payments';
+import { seedStatistics } from './statistics';
 
 export const DEMO_PASSWORD = 'Demo1234';
 
@@ -35,7 +36,7 @@ const ANSWERING: Action[] = ['consultation_update', 'consultation_submitSuggesti
 /** Asking an expert centre for a report and paying for it (areas §6 order and payment); refunds are the chief's. */
 const APPLYING: Action[] = ['apply_expert_report', 'apply_remote_report'];
 const RADIOLOGIST: Action[] = [...READING, ...ASKING, ...APPLYING];
-const CHIEF: Action[] = [...APPROVING, ...ASKING, ...APPLYING, 'payment_refund', 'upload_apply_forms', 'consultation_delete'];
+const CHIEF: Action[] = [...APPROVING, ...ASKING, ...APPLYING, 'payment_refund', 'upload_apply_forms', 'consultation_delete', 'statistics_report'];
 const REGISTRAR: Action[] = ['registry_create', 'registry_update', 'registry_delete', 'calling_manage_queue', 'calling_call'];
 const TECH: Action[] = ['exam_get', 'exam_upload', 'attachment_create', 'attachment_delete', 'attachment_presigned_url', 'attachment_upload'];
 const EXPERT: Action[] = [...APPROVING, 'export_exams', 'study_package', ...ANSWERING, 'payment_refund'];
@@ -182,6 +183,10 @@ export async function seedDemo(db: Db, opts: DemoOptions): Promise<DemoIds> {
   await seedPayments(db, rng(20261125), {
     now, groupId: ids.groupId, hospitalId: ids.hospitalId, centreId: ids.expertCentreId, applicants: [ids.accounts.rad1, ids.accounts.rad2],
     chief: ids.accounts.chief, expert: ids.accounts.expert, examIds: hospitalExams,
+  });
+  // The statistics screens' history: devices, note-takers, past registrations (updates, and rows no list shows).
+  await seedStatistics(db, rng(20261126), {
+    now, hospitalId: ids.hospitalId, registrarId: ids.accounts.registrar, noteTakers: [ids.accounts.registrar, ids.accounts.tech],
   });
   await db.execute(sql`analyze`);
   return ids;

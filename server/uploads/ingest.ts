@@ -5,6 +5,7 @@ import { DICOM_MAX_BYTES, type StoredInstance, type UploadFileResult } from '../
 import { dicomInstances } from '../db/schema';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
+import { matchDevice } from './device';
 import { StorageLimitError, storedName } from '../storage/types';
 
 /** Files up to this size are read whole; bigger ones by their head (to the pixel data) and their last bytes. */
@@ -58,7 +59,10 @@ export async function ingestDicom(deps: Pick<Deps, 'db' | 'storage' | 'clock'>, 
     uploadedBy: target.accountId, created: deps.clock.now(),
   }).onConflictDoNothing({ target: [dicomInstances.examId, dicomInstances.sopInstanceUid] }).returning()
     .catch(async (err: unknown) => { await deps.storage.delete(key); throw err; });
-  if (row) return { status: 'stored', instance: toStoredInstance(row), warnings: read.warnings };
+  if (row) {
+    await matchDevice(deps.db, target, h.stationName);
+    return { status: 'stored', instance: toStoredInstance(row), warnings: read.warnings };
+  }
 
   await deps.storage.delete(key);
   const [existing] = await deps.db.select().from(dicomInstances)

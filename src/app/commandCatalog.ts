@@ -22,6 +22,7 @@ import {
 } from '@/features/payments';
 import { orderDetailCommands, orderListCommands } from '@/features/payments/orders/commands';
 import { creditCommands } from '@/features/payments/credit/commands';
+import { statisticsCommands } from '@/features/statistics';
 import type { CommandSpec } from '@/lib/commands';
 
 /**
@@ -45,6 +46,7 @@ export const commandCatalog: Record<string, readonly CommandSpec<never>[]> = {
   paymentsOrders: orderListCommands,
   paymentsOrderDetail: orderDetailCommands,
   paymentsCredit: creditCommands,
+  statistics: statisticsCommands,
   global: globalCommands,
   settings: settingsCommands,
   viewer: viewerCommands,

@@ -19,7 +19,7 @@ const ASKING = [
 const ANSWERING = ['consultation_update', 'consultation_submitSuggestion', 'consultation_clinicCase_create', 'consultation_clinicCase_delete'];
 const APPLYING = ['apply_expert_report', 'apply_remote_report'];
 const RADIOLOGIST = [...READING, ...ASKING, ...APPLYING];
-const CHIEF = [...APPROVING, ...ASKING, ...APPLYING, 'payment_refund', 'upload_apply_forms', 'consultation_delete'];
+const CHIEF = [...APPROVING, ...ASKING, ...APPLYING, 'payment_refund', 'upload_apply_forms', 'consultation_delete', 'statistics_report'];
 const EXPECTED: Record<string, (ids: TestServer['ids']) => Record<number, string[]>> = {
   admin: (ids) => ({ [ids.hospitalId]: [...ALL_ACTIONS], [ids.expertCentreId]: [...ALL_ACTIONS] }),
   rad1: (ids) => ({ [ids.hospitalId]: RADIOLOGIST }),

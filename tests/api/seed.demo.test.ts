@@ -174,10 +174,10 @@ describe('registry demo (issue 10)', () => {
     const today = dayIn(s.clock.now(), zone);
     const all = await registryLines();
     const todays = new Set(all.filter((e) => dayIn(e.created, zone) === today).map((e) => e.patientId));
-    const earlier = all.filter((e) => dayIn(e.created, zone) < today);
+    // Today's patients' earlier lines (the other past lines are the statistics' registrar history, below).
+    const earlier = all.filter((e) => dayIn(e.created, zone) < today && todays.has(e.patientId));
     expect(new Set(earlier.map((e) => e.patientId)).size).toBeGreaterThanOrEqual(5);
     for (const e of earlier) {
-      expect(todays.has(e.patientId)).toBe(true);
       expect(e.examStatus).toBe('Performed');
       expect(e.reportStatus).toBe('corrected');
       expect(e.hasImage).toBe(true);
@@ -261,5 +261,63 @@ describe('payments demo (issue 13)', () => {
     expect(states).toEqual(new Set(['0', '3', 'paid:weixin', 'paid:credit', 'paid:plan', 'reporting', 'reported', 'withdrawn']));
     const [subscription] = await s.db.db.select().from(t.planSubscriptions);
     expect(subscription!.reportsUsed).toBe(orders.filter((o) => o.channel === 'plan' && o.paymentStatus === 1).length);
+  });
+});
+
+describe('statistics demo (issue 16)', () => {
+  it("records the scanner of the hospital's exams (two CTs), leaving about 5 % not recorded", async () => {
+    const devices = await s.db.db.select().from(t.devices).where(eq(t.devices.bucketId, s.ids.hospitalId));
+    const modalities = new Set(devices.map((d) => d.modality));
+    const exams = (await s.db.db.select().from(t.exams).where(eq(t.exams.bucketId, s.ids.hospitalId)))
+      .filter((e) => modalities.has(e.modality) && (e.examStatus ?? 'Performed') === 'Performed');
+    for (const e of exams.filter((x) => x.deviceId !== null)) expect(devices.find((d) => d.id === e.deviceId)!.modality).toBe(e.modality);
+    const missing = exams.filter((e) => e.deviceId === null).length / exams.length;
+    expect(missing).toBeGreaterThan(0.01);
+    expect(missing).toBeLessThan(0.12);
+    const cts = devices.filter((d) => d.modality === 'CT').map((d) => d.id);
+    expect(cts).toHaveLength(2);
+    for (const id of cts) expect(exams.some((e) => e.deviceId === id)).toBe(true);
+    // No other organisation's exam names the hospital's devices.
+    expect((await s.db.db.select().from(t.exams).where(eq(t.exams.bucketId, s.ids.expertCentreId))).every((e) => e.deviceId === null)).toBe(true);
+  });
+
+  it('has a note-taker (the registrar or the technician) on about a third of the approved hospital reports', async () => {
+    const approved = (await s.db.db.select().from(t.reports).where(and(eq(t.reports.bucketId, s.ids.hospitalId), isNotNull(t.reports.approvedTime))));
+    const taken = approved.filter((r) => r.noteTakerId !== null);
+    expect(taken.length / approved.length).toBeGreaterThan(0.2);
+    expect(taken.length / approved.length).toBeLessThan(0.4);
+    expect(new Set(taken.map((r) => r.noteTakerId))).toEqual(new Set([s.ids.accounts.registrar, s.ids.accounts.tech]));
+  });
+
+  it("gives the registrar a history of performed lines before today, which the desk's day does not show", async () => {
+    const zone = 'Asia/Shanghai';
+    const today = dayIn(s.clock.now(), zone);
+    const registrations = await s.db.db.select().from(t.registrations).where(eq(t.registrations.bucketId, s.ids.hospitalId));
+    const lines = await s.db.db.select().from(t.exams).where(and(isNotNull(t.exams.registrationId), eq(t.exams.bucketId, s.ids.hospitalId)));
+    // Not the patient history of today's desk patients (the registry demo's own earlier lines).
+    const todays = new Set(lines.filter((e) => dayIn(e.created, zone) === today).map((e) => e.patientId));
+    const history = lines.filter((e) => !todays.has(e.patientId));
+    expect(history.length).toBeGreaterThan(50);
+    for (const e of history) {
+      const reg = registrations.find((x) => x.id === e.registrationId)!;
+      expect(reg.createdBy).toBe(s.ids.accounts.registrar);
+      expect(reg.created.getTime()).toBeLessThan(e.examTime.getTime());
+      expect(dayIn(e.examTime, zone) < today).toBe(true);
+      expect([e.examStatus, e.arrivedTime, e.prevExamStatus]).toEqual(['Performed', e.examTime, 'Arrived']);
+      expect(e.scheduledTime!.getTime()).toBeLessThanOrEqual(e.examTime.getTime());
+      expect(lines.filter((x) => x.registrationId === e.registrationId)).toHaveLength(1);
+    }
+    // The desk's default view (today's scheduled lines) holds none of them.
+    const token = await s.login('registrar');
+    const start = new Date(`${today}T00:00:00+08:00`);
+    const res = await s.request('POST', `buckets/${s.ids.hospitalId}/registry/query`, { token, body: { filters: [
+      { field: 'scheduledTime', operator: 'gte', values: [start.toISOString()] },
+      { field: 'scheduledTime', operator: 'lt', values: [new Date(start.getTime() + 86_400_000).toISOString()] },
+      { field: 'sourceScope', operator: 'equal', values: ['all'] },
+    ], limit: 100 } });
+    expect(res.status).toBe(200);
+    const shown = new Set((res.body.items as { examId: number }[]).map((row) => row.examId));
+    expect(shown.size).toBeGreaterThan(0);
+    expect(history.some((e) => shown.has(e.id))).toBe(false);
   });
 });

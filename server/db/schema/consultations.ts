@@ -54,6 +54,9 @@ export const consultations = pgTable('consultations', {
   // serve ORDER BY id DESC.
   index('consultations_status_id_idx').on(t.status, t.id),
   index('consultations_applied_bucket_idx').on(t.appliedBucketId, t.id),
+  // Statistics: consultations of a period by the applying and by the target organisation.
+  index('consultations_applied_created_idx').on(t.appliedBucketId, t.created),
+  index('consultations_target_created_idx').on(t.targetBucketId, t.created),
   // Every reader maps the number to a status; a number outside the five would break them all.
   check('consultations_status_ck', sql`${t.status} between 0 and 4`),
   check('consultations_payment_status_ck', sql`${t.paymentStatus} between 0 and 3`),

@@ -71,6 +71,9 @@ export const exams = pgTable('exams', {
   /** A completed exam matched to a scheduled one: the scheduled line it took over (hidden while matched). */
   matchedScheduleId: integer('matched_schedule_id'),
   uploadTime: ts('upload_time'),
+  /** The organisation's device (scanner) that made the exam, when known: matched from the DICOM's station AE title or
+   * station name at ingest, or set by the desk. Read by the device workload statistics (areas §5). */
+  deviceId: integer('device_id'),
   created: created(),
   deletedTime: ts('deleted_time'),
 }, (t) => [
@@ -85,6 +88,11 @@ export const exams = pgTable('exams', {
   index('exams_live_bucket_modality_created_idx').on(t.bucketId, t.modality, t.created, t.id).where(sql`${t.deletedTime} is null`),
   index('exams_live_bucket_exam_time_idx').on(t.bucketId, t.examTime, t.id).where(sql`${t.deletedTime} is null`),
   // The worklist's default order since it is a column people see: latest exam time first, read backwards.
+  // Statistics (server/statistics): an organisation's live exams of a period with what the aggregates read, so the
+  // counts by modality and device come from the index alone, and the report each exam joins is found without
+  // visiting the exam (a year of a million exams: 1.2 s → 0.7 s).
+  index('exams_stat_idx').on(t.bucketId, t.examTime, t.modality, t.deviceId, t.bodyPartCount, t.reportStatus, t.hasImage, t.reportId)
+    .where(sql`${t.deletedTime} is null`),
   index('exams_live_exam_time_idx').on(t.examTime, t.id, t.bucketId, ...worklistFilterColumns(t)).where(sql`${t.deletedTime} is null`),
   // "My tasks" and the reporter filter: few rows per account among a million.
   index('exams_live_assignee_idx').on(t.assigneeId, t.created, t.id).where(sql`${t.deletedTime} is null and ${t.assigneeId} is not null`),

@@ -66,6 +66,8 @@ export const reportOrders = pgTable('report_orders', {
   uniqueIndex('report_orders_request_no_uq').on(t.requestNo),
   uniqueIndex('report_orders_transaction_uq').on(t.transactionId),
   index('report_orders_from_bucket_idx').on(t.fromBucketId, t.id),
+  // Statistics: an organisation's applications of a period.
+  index('report_orders_from_bucket_created_idx').on(t.fromBucketId, t.created),
   index('report_orders_exam_idx').on(t.examId),
   // Areas §4: a remote report is requested once per exam (a withdrawn one frees the exam for a new application).
   uniqueIndex('report_orders_remote_once_uq').on(t.examId).where(sql`${t.type} = 'remote' and ${t.progress} <> 'withdrawn'`),
@@ -145,6 +147,8 @@ export const chargeOrders = pgTable('charge_orders', {
   uniqueIndex('charge_orders_transaction_uq').on(t.transactionId),
   index('charge_orders_order_idx').on(t.orderId),
   index('charge_orders_group_idx').on(t.groupId, t.id),
+  // Statistics: a group's money received in a period.
+  index('charge_orders_group_paid_idx').on(t.groupId, t.paidAt).where(sql`${t.paidAt} is not null`),
   check('charge_orders_status_ck', sql`${t.status} in ('created', 'paid', 'closed', 'failed')`),
   check('charge_orders_amount_ck', sql`${t.amountFen} > 0`),
 ]);

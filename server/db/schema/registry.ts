@@ -14,7 +14,11 @@ export const registrations = pgTable('registrations', {
   orderId: varchar('order_id', { length: 64 }),
   createdBy: integer('created_by').references(() => accounts.id),
   created: created(),
-}, (t) => [index('registrations_bucket_order_idx').on(t.bucketId, t.orderId)]);
+}, (t) => [
+  index('registrations_bucket_order_idx').on(t.bucketId, t.orderId),
+  // Statistics: an organisation's registrations of a period by registrar.
+  index('registrations_bucket_created_idx').on(t.bucketId, t.created, t.createdBy),
+]);
 
 /** Procedure steps of an organisation (areas §3): what an exam line schedules. */
 export const procedureSteps = pgTable('procedure_steps', {

@@ -61,6 +61,8 @@ export const reports = pgTable('reports', {
 }, (t) => [
   index('reports_exam_idx').on(t.examId),
   index('reports_bucket_status_idx').on(t.bucketId, t.status),
+  // Statistics: an organisation's reports approved in a period (positive rate, note-takers, turnaround).
+  index('reports_stat_approved_idx').on(t.bucketId, t.approvedTime).where(sql`${t.approvedTime} is not null and ${t.deletedTime} is null`),
   index('reports_search_text_trgm').using('gin', sql`${t.searchText} gin_trgm_ops`),
   // "Reports covering exam X" is `exam_id = X or joint_exam_ids @> [X]` on every report write: a bitmap OR of this and
   // reports_exam_idx instead of a scan of all reports (53 ms → 0.7 ms at 100k reports). No fast update: GIN's pending

@@ -1,5 +1,6 @@
 import type { Language } from '../../../contract/constants';
 import type { CommandSpec } from '@/lib/commands';
+import { statisticsOpenCommands } from '@/features/statistics';
 
 /** What the global commands need from the app; GlobalCommands builds it from the session, router, theme and i18n. */
 export interface GlobalCommandContext {
@@ -54,6 +55,8 @@ export const globalCommands: readonly Spec[] = [
   goTo('consultations', 'commands.goTo.consultations', '/consultations', 'g c'),
   goTo('profile', 'commands.goTo.profile', '/settings/profile', 'g p'),
   goTo('reportPublish', 'commands.goTo.reportPublish', '/report-publish'),
+  // "Open statistics: <chart>", one per chart (the statistics feature's data).
+  ...statisticsOpenCommands,
   {
     id: 'nav.home',
     label: 'commands.goTo.home',

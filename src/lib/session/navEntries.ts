@@ -26,6 +26,13 @@ const hasOrderAction = (ctx: NavContext) => ORDER_ACTIONS.some((a) => can(ctx.pe
 /** The credit page: a credit group's administrators, and accounts that refund or ask for expert reports. */
 const readsCredit = (ctx: NavContext) => anyGroup(ctx, (g) => g.enableCredit && g.accessLevel === 1)
   || (anyGroup(ctx, (g) => g.enableCredit) && (['payment_refund', 'apply_expert_report', 'apply_remote_report'] as const).some((a) => can(ctx.permissions, a)));
+/**
+ * Areas §6: statistics for a group with enableStat, to its administrators and to accounts with statistics_report.
+ * The session knows actions per organisation but not which group an organisation belongs to, so an account with
+ * statistics_report anywhere and an enableStat group sees the entry; statistics/groups then lists exactly the groups.
+ */
+const readsStatistics = (ctx: NavContext) => anyGroup(ctx, (g) => g.enableStat && g.accessLevel === 1)
+  || (anyGroup(ctx, (g) => g.enableStat) && can(ctx.permissions, 'statistics_report'));
 const hasExamOrReportAction = (ctx: NavContext) =>
   Object.values(ctx.permissions ?? {}).some((entry) => entry.actions.some((a) => a.includes('exam') || a.includes('report')));
 
@@ -36,7 +43,7 @@ const hasExamOrReportAction = (ctx: NavContext) =>
 export const NAV_ENTRIES: readonly NavEntry[] = [
   { id: 'workstation', label: 'nav.workstation', place: 'primary', href: (ctx) => (hasExamOrReportAction(ctx) ? '/studies' : null) },
   { id: 'registry', label: 'nav.registry', place: 'primary', href: (ctx) => (anyGroup(ctx, (g) => g.enableRegistry) ? '/registry' : null) },
-  { id: 'statistics', label: 'nav.statistics', place: 'primary', href: (ctx) => (anyGroup(ctx, (g) => g.enableStat) ? '/group-statistics' : null) },
+  { id: 'statistics', label: 'nav.statistics', place: 'primary', href: (ctx) => (readsStatistics(ctx) ? '/group-statistics' : null) },
   { id: 'consultations', label: 'nav.consultations', place: 'primary', href: (ctx) => (anyGroup(ctx, (g) => g.enableConsultation) ? '/consultations' : null) },
   { id: 'calling', label: 'nav.calling', place: 'primary', href: (ctx) => (anyGroup(ctx, (g) => g.enableCalling) ? '/calling' : null) },
   { id: 'orders', label: 'nav.orders', place: 'primary', href: (ctx) => (hasOrderAction(ctx) ? '/orders' : null) },

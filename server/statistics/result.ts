@@ -1,0 +1,43 @@
+import type { StatColumnKind, StatSeries } from '../../contract/statistics';
+
+/**
+ * Small pieces every statistic builds its answer from. Numbers from PostgreSQL arrive as strings when they are
+ * bigint or numeric (count(*), sum, avg): `num` reads them.
+ */
+export function num(v: unknown): number {
+  if (v === null || v === undefined) return 0;
+  const n = typeof v === 'number' ? v : Number(v);
+  return Number.isFinite(n) ? n : 0;
+}
+
+/** A value that may be absent (a mean over no rows): null stays null. Rounded to one decimal. */
+export function maybe(v: unknown): number | null {
+  if (v === null || v === undefined) return null;
+  const n = typeof v === 'number' ? v : Number(v);
+  return Number.isFinite(n) ? Math.round(n * 10) / 10 : null;
+}
+
+/** part / whole as a percentage with one decimal, or null when the whole is 0. */
+export function percent(part: number, whole: number): number | null {
+  return whole === 0 ? null : Math.round((part / whole) * 1000) / 10;
+}
+
+/**
+ * Series over the periods from rows of (period, key, value): one series per key, zero where a period has no row,
+ * in the order of `keys` (or of first appearance). `labelOf` names a key (null: the client translates it).
+ */
+export function seriesOf(
+  periods: readonly string[],
+  rows: readonly { period: string; key: string; value: number }[],
+  o: { kind: Exclude<StatColumnKind, 'text' | 'code'>; keys?: readonly string[]; labelOf?: (key: string) => string | null },
+): StatSeries[] {
+  const index = new Map(periods.map((p, i) => [p, i]));
+  const keys = o.keys ?? [...new Set(rows.map((r) => r.key))];
+  const byKey = new Map(keys.map((k) => [k, new Array<number>(periods.length).fill(0)]));
+  for (const r of rows) {
+    const i = index.get(r.period);
+    const values = byKey.get(r.key);
+    if (i !== undefined && values) values[i] = (values[i] ?? 0) + r.value;
+  }
+  return keys.map((key) => ({ key, label: o.labelOf ? o.labelOf(key) : null, values: byKey.get(key)!, kind: o.kind }));
+}

@@ -142,3 +142,27 @@ test('rad1 (no statistics_report) has no statistics entry and is refused on the 
   await expect(page.getByTestId('statistics-refused')).toBeVisible();
   await expect(page.getByTestId('statistics-page')).toHaveCount(0);
 });
+
+test('the group administrator opens the group statistics from the group page and narrows them to one organisation', async ({ page }) => {
+  const groups = await apiAs<StatGroupsAnswer>('admin', 'GET', 'statistics/groups');
+  const groupId = groups.body.groups[0]!.id;
+  const scope = await apiAs<StatScopeAnswer>('admin', 'GET', `statistics/scope?groupId=${groupId}`);
+  // The group's administrator counts every organisation of the group (the chief only the hospital).
+  expect(scope.body.buckets.length).toBe(2);
+  const centre = scope.body.buckets[1]!;
+
+  await prefer(page, { language: 'en' });
+  await signIn(page, 'admin');
+  await page.goto(`/groups/${groupId}`);
+  await page.getByTestId('group-statistics-link').click();
+  await expect(page).toHaveURL(new RegExp(`/groups/${groupId}/statistics$`));
+  await expect(page.getByTestId('stat-main')).toHaveAttribute('data-chart', 'overview-total');
+  await expect(result(page)).toHaveAttribute('data-loading', 'false');
+  await page.keyboard.press('j');
+  await page.keyboard.press('j');
+  await expect(page.getByTestId('stat-main')).toHaveAttribute('data-chart', 'overview-bucket');
+  await expect(page.getByTestId('stat-row')).toHaveCount(2);
+  await page.getByTestId('stat-bucket').selectOption(String(centre.id));
+  await expect(page.getByTestId('stat-row')).toHaveCount(1);
+  await expect(page.getByTestId('stat-row').first()).toContainText(centre.name);
+});

@@ -26,6 +26,10 @@ export function GroupHome({ group }: { group: GroupDetail }) {
           <dt className="text-fg-muted">{t('admin.group.yourLevel')}</dt>
           <dd>{group.accessLevel === 1 ? t('admin.level.groupAdmin') : t('admin.level.groupMember')}</dd>
           {group.accessLevel === 1 && <><dt className="text-fg-muted">{t('admin.accounts.title')}</dt><dd><Link href="/accounts" className="link">{t('admin.accounts.open')}</Link></dd></>}
+          {group.accessLevel === 1 && group.enableStat && (
+            <><dt className="text-fg-muted">{t('admin.group.statistics')}</dt>
+              <dd><Link href={`/groups/${group.id}/statistics`} className="link" data-testid="group-statistics-link">{t('admin.group.statisticsOpen')}</Link></dd></>
+          )}
         </dl>
       </Section>
       <Section title={t('admin.group.features')}>

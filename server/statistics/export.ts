@@ -35,6 +35,8 @@ type Row = Record<string, StatCell>;
 const TOTAL = '\u0000total';
 
 function cell(column: StatColumn, v: StatCell, lang: Language): CellValue {
+  // An exam without a recorded scanner: the page's words for it, not an empty cell.
+  if ((v === null || v === undefined) && column.key === 'device') return labels('codes', 'noDevice')[lang];
   if (v === null || v === undefined) return null;
   switch (column.kind) {
     case 'code': return labels('codes', String(v))[lang];

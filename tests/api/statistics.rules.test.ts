@@ -263,4 +263,16 @@ describe('the export', () => {
     expect(book.table[2]).toEqual(['合计', 3, 123.45]);
     expect(book.series).toEqual([['周期', '收款', '张三'], ['2026-01-01', 123.45, 2]]);
   });
+
+  it('names an exam without a recorded scanner as the page does', async () => {
+    const result: StatResult = {
+      name: 'modality', range: { from: '2026-01-01', to: '2026-01-31', unit: 'day', timeZone: 'Asia/Shanghai' }, periods: [],
+      series: [],
+      columns: [{ key: 'device', kind: 'text' }, { key: 'modality', kind: 'text' }, { key: 'exams', kind: 'count' }],
+      rows: [{ device: 'CT-1', modality: 'CT', exams: 4 }, { device: null, modality: 'CR', exams: 2 }],
+      totals: { exams: 6 },
+    };
+    const book = await sheets(await statWorkbook(result, 'en'));
+    expect(book.table.slice(1)).toEqual([['CT-1', 'CT', 4], ['No device recorded', 'CR', 2], ['Total', undefined, 6]]);
+  });
 });

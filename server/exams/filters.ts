@@ -1,4 +1,4 @@
-import { and, eq, gte, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, isNotNull, isNull, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Filter, Operator } from '../../contract/common';
 import { DELETED_RECOVERY_DAYS, FREE_TEXT_MIN_CHARS, PATIENT_SOURCES } from '../../contract/constants';
 import { nameSearchForms } from '../../contract/dicom/personName';
@@ -29,7 +29,7 @@ export interface FilterContext {
 export { containsPattern };
 
 /** The exam list on the shared page-query engine: the whitelist is contract/exams.ts EXAM_FILTER_FIELDS. */
-const LIST: ListQuery<ExamFilterField> = {
+export const EXAM_LIST: ListQuery<ExamFilterField> = {
   resource: 'exams',
   fields: EXAM_FILTER_FIELDS,
   kinds: {
@@ -73,7 +73,7 @@ export const reportStatusExpr = sql<string>`coalesce(${exams.reportStatus}, 'non
  * Status conditions written on the bare column (no coalesce), so the planner reads its statistics (null fraction,
  * common values) and the worklist indexes, which carry report_status, answer them.
  */
-const noReport = sql`(${exams.reportStatus} is null or ${exams.reportStatus} = 'none')`;
+export const noReport = sql`(${exams.reportStatus} is null or ${exams.reportStatus} = 'none')`;
 function statusIn(values: readonly string[]): SQL {
   const named = [...new Set(values.filter((v) => v !== 'none'))];
   const parts: SQL[] = [];
@@ -99,7 +99,7 @@ function reportSourceCondition(source: string): SQL {
 }
 
 /** Assigned to the caller, or the caller's own report before approval (contract/exams.ts `myTasks`). */
-function myTasksCondition(accountId: number): SQL {
+export function myTasksCondition(accountId: number | Placeholder): SQL {
   return sql`(${exams.assigneeId} = ${accountId} or (${exams.reportCreatorId} = ${accountId} and (${exams.reportStatus} is null or ${exams.reportStatus} not in ('corrected', 'printed'))))`;
 }
 
@@ -108,7 +108,7 @@ export function compileFilters(filters: readonly Filter[], ctx: FilterContext): 
   let deletedView = false;
   let bucketIds: number[] | null = null;
   let reportText: string | null = null;
-  const conditions = compileListFilters(LIST, filters, {
+  const conditions = compileListFilters(EXAM_LIST, filters, {
     reportText: ({ values, index }) => {
       const text = String(values[0]).trim();
       // Core §5: free-text report search needs more than 2 characters.

@@ -15,6 +15,7 @@ import { examDetail } from './detail';
 import { examWorkbook } from './export';
 import { buildQuery, countOf, pageOf, withPageFacts } from './query';
 import { examPageSchema } from './pageSchema';
+import { pageShape, preparedPage } from './prepared';
 import { deleteExam, readableExam, recoverExam, updateExam } from './record';
 import { coExams, pastCount, pastExams } from './related';
 import { readableBuckets } from './scope';
@@ -32,9 +33,16 @@ export async function examRoutes(app: FastifyInstance, { deps }: { deps: Deps })
     const input = parse(examPageQuery, req.body);
     const auth = authOf(req);
     const access = await auth.access();
-    const q = await buildQuery(deps.db, readableBuckets(access), input, { accountId: access.accountId, now: deps.clock.now() });
+    const scope = readableBuckets(access);
+    const q = await buildQuery(deps.db, scope, input, { accountId: access.accountId, now: deps.clock.now() });
     if (!q) return { items: [], total: 0, totalIsEstimate: false };
-    const [items, count] = await Promise.all([pageOf(deps.db, q, input.skip, input.limit, access), countOf(deps.db, q)]);
+    // The worklist's frequent shapes (whole scope, snapshot, one quick filter) run as prepared statements; a shape has
+    // no bucketId filter, so its organisations are the scope, as buildQuery's.
+    const shape = pageShape(input.filters, input.sorts);
+    const page = shape
+      ? preparedPage(deps.db, shape, scope, access.accountId, input.skip, input.limit, access)
+      : pageOf(deps.db, q, input.skip, input.limit, access);
+    const [items, count] = await Promise.all([page, countOf(deps.db, q)]);
     return { items, ...withPageFacts(count, input.skip, input.limit, items.length) };
   });
 

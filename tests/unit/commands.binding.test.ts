@@ -36,6 +36,24 @@ describe('the key binding of the command registry', () => {
     unbind();
   });
 
+  it('makes the next page\'s keys live as soon as the sequence that opened it is complete', () => {
+    vi.useFakeTimers();
+    const registry = new CommandRegistry();
+    registry.register([command('go.consultations', 'g c', () => undefined)]);
+    registry.pushScope('global');
+    const unbind = bindRegistryKeys(registry, window);
+    press('g');
+    press('c');
+    // The list 'g c' opened registers its keys a moment later, well within the sequence's second.
+    vi.advanceTimersByTime(100);
+    const next = vi.fn();
+    registry.register([command('list.next', 'j', next)]);
+    vi.advanceTimersByTime(1);
+    press('j');
+    expect(next).toHaveBeenCalledTimes(1);
+    unbind();
+  });
+
   it('does not hold new shortcuts back for keys that begin no sequence', () => {
     const registry = new CommandRegistry();
     registry.register([command('go.consultations', 'g c', () => undefined)]);

@@ -27,6 +27,9 @@ function foreignDialogOpen(registry: CommandRegistry, target: Window | HTMLEleme
   return !registry.scopes().some((scope) => MODAL_SCOPES.has(scope)) && doc.querySelector('dialog[open]') !== null;
 }
 
+/** Keys pressed on their own as part of a chord (the Shift of 'g Shift+S'): they neither begin nor end a sequence. */
+const MODIFIERS = new Set(['shift', 'control', 'alt', 'meta', 'capslock', 'altgraph']);
+
 /** tinykeys' default: a sequence's next press must come within this time. */
 const SEQUENCE_TIMEOUT_MS = 1000;
 
@@ -47,7 +50,23 @@ export function bindRegistryKeys(registry: CommandRegistry, target: Window | HTM
   // never delay new shortcuts.
   let openers = new Set<string>();
   const noteKey = (event: KeyboardEvent) => {
-    if (openers.has(event.key.toLowerCase())) lastKeyAt = Date.now();
+    const key = event.key.toLowerCase();
+    if (openers.has(key)) {
+      lastKeyAt = Date.now();
+      return;
+    }
+    if (MODIFIERS.has(key) || lastKeyAt === -Infinity) return;
+    // Any other key ends the half-typed sequence (it completed it, as the 'c' of 'g c', or broke it): a rebuild held
+    // back for it runs at once — after tinykeys has seen this key — so the next page's keys ('j' on the list 'g c'
+    // opened) are live without waiting out the sequence's timeout. CI lost a 'j' pressed in that second.
+    lastKeyAt = -Infinity;
+    if (deferred) {
+      clearTimeout(deferred);
+      deferred = setTimeout(() => {
+        deferred = null;
+        rebuild();
+      }, 0);
+    }
   };
   target.addEventListener('keydown', noteKey as EventListener, true);
 

@@ -35,7 +35,8 @@ async function checkIn(type: QueueType, count: number): Promise<Entry[]> {
   for (let i = 0; i < count; i++) {
     const made = await apiAs<{ version: number; lines: { examId: number }[] }>('registrar', 'POST', 'registry', {
       bucketId: HOSPITAL, patient: { patientName: names[i % names.length], patientGender: 'M', patientSource: 'E' },
-      exams: [{ modality: type.modality ?? 'CT', scheduledTime: new Date(Date.now() + 3_600_000).toISOString() }],
+      // Now, not in an hour: from 23:00 in the organisation's zone an hour later is tomorrow's line.
+      exams: [{ modality: type.modality ?? 'CT', scheduledTime: new Date().toISOString() }],
     });
     expect(made.status).toBe(200);
     const examId = made.body.lines[0]!.examId;

@@ -9,6 +9,7 @@ import pg from 'pg';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as schema from './schema';
+import { withDrizzleParsers } from './pgliteParsers';
 
 export type Schema = typeof schema;
 /** The common face of the PGlite and node-postgres Drizzle databases. */
@@ -50,7 +51,7 @@ export async function openDatabase(opts: { databaseUrl: string | null; dataDir: 
   // A snapshot (tests: a migrated database dumped once) starts from its files; the migrations below then find
   // nothing to do. Creating and migrating a fresh PGlite costs seconds; loading a snapshot about one.
   const client = new PGlite(opts.dataDir ? path.join(opts.dataDir, 'pglite') : 'memory://', { extensions: { pg_trgm }, loadDataDir: opts.pgliteSnapshot });
-  const db = drizzlePglite(client, { schema });
+  const db = drizzlePglite(withDrizzleParsers(client), { schema });
   await migratePglite(db, { migrationsFolder });
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
 }

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { exams } from '../db/schema';
@@ -94,7 +93,7 @@ export async function seedImages(deps: { db: Db; storage: Storage; clock: Clock 
   for (const exam of rows) {
     if (!exam.storeUid) continue;
     for (const file of studyFiles(exam, exam.id * 97)) {
-      await ingestDicom(deps, { bucketId: exam.bucketId, examId: exam.id, storeUid: exam.storeUid, accountId: opts.uploaderId }, Readable.from([Buffer.from(file)]));
+      await ingestDicom(deps, { bucketId: exam.bucketId, examId: exam.id, storeUid: exam.storeUid, accountId: opts.uploaderId }, file);
       files += 1;
     }
   }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, opendir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, opendir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Clock } from '../deps';
 import type { Signer } from './signer';
@@ -29,6 +29,18 @@ export function createLocalStorage(opts: { root: string; signer: Signer; clock: 
     await mkdir(tmpDir, { recursive: true });
     await mkdir(path.dirname(target), { recursive: true });
     const tmp = path.join(tmpDir, `${randomBytes(12).toString('hex')}.part`);
+    // Bytes already in memory are written in one call: no stream machinery, one write instead of one per chunk.
+    if (body instanceof Uint8Array) {
+      if (o.maxBytes !== undefined && body.length > o.maxBytes) throw new StorageLimitError(o.maxBytes);
+      try {
+        await writeFile(tmp, body, { flag: 'wx' });
+        await rename(tmp, target);
+      } catch (err) {
+        await rm(tmp, { force: true });
+        throw err;
+      }
+      return { size: body.length };
+    }
     let size = 0;
     const counter = new Transform({
       transform(chunk: Buffer, _enc, done) {
@@ -38,7 +50,7 @@ export function createLocalStorage(opts: { root: string; signer: Signer; clock: 
       },
     });
     try {
-      await pipeline(body instanceof Uint8Array ? Readable.from([body]) : body, counter, createWriteStream(tmp, { flags: 'wx' }));
+      await pipeline(body, counter, createWriteStream(tmp, { flags: 'wx' }));
       await rename(tmp, target);
     } catch (err) {
       await rm(tmp, { force: true });

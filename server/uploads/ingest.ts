@@ -25,9 +25,87 @@ export interface IngestTarget {
  * UploadTooLarge, StudyMismatch). Idempotent by SOP Instance UID within the exam: a file sent twice
  * keeps the first copy and answers 'duplicate'.
  */
-export async function ingestDicom(deps: Pick<Deps, 'db' | 'storage' | 'clock'>, target: IngestTarget, body: Readable, opts: { maxBytes?: number } = {}): Promise<UploadFileResult> {
+export async function ingestDicom(
+  deps: Pick<Deps, 'db' | 'storage' | 'clock'>, target: IngestTarget, body: Readable | Uint8Array, opts: { maxBytes?: number; length?: number } = {},
+): Promise<UploadFileResult> {
   const maxBytes = opts.maxBytes ?? DICOM_MAX_BYTES;
   const key = `dicom/${target.bucketId}/${target.examId}/${storedName('dcm')}`;
+  const stored = body instanceof Uint8Array ? await storeWhole(deps, key, body, maxBytes)
+    : opts.length !== undefined && opts.length <= HEAD_BYTES ? await storeWhole(deps, key, await readExactly(body, opts.length, maxBytes), maxBytes)
+      : await storeStreaming(deps, key, body, maxBytes);
+  const refuse = async (error: ApiError): Promise<never> => { await deps.storage.delete(key); throw error; };
+
+  const read = readDicomHeader(stored.head, stored.tail ? { totalSize: stored.size, tail: stored.tail } : {});
+  if (!read.ok) return refuse(new ApiError(read.code, read.message, { reason: read.reason }));
+  const h = read.header;
+  if (target.storeUid && h.studyInstanceUid !== target.storeUid) {
+    return refuse(new ApiError('StudyMismatch', undefined, { expected: target.storeUid, received: h.studyInstanceUid }));
+  }
+  // A row that cannot be written (the exam deleted meanwhile, the database gone) leaves no file behind.
+  const [row] = await deps.db.insert(dicomInstances).values({
+    examId: target.examId, bucketId: target.bucketId, ...indexFields(h), storageKey: key, size: stored.size,
+    uploadedBy: target.accountId, created: deps.clock.now(),
+  }).onConflictDoNothing({ target: [dicomInstances.examId, dicomInstances.sopInstanceUid] }).returning()
+    .catch(async (err: unknown) => { await deps.storage.delete(key); throw err; });
+  if (row) {
+    await matchDevice(deps.db, target, h.stationName);
+    return { status: 'stored', instance: toStoredInstance(row), warnings: read.warnings };
+  }
+
+  await deps.storage.delete(key);
+  const [existing] = await deps.db.select().from(dicomInstances)
+    .where(and(eq(dicomInstances.examId, target.examId), eq(dicomInstances.sopInstanceUid, h.sopInstanceUid)));
+  if (!existing) throw new ApiError('OperationFailed');
+  return { status: 'duplicate', instance: toStoredInstance(existing), warnings: read.warnings };
+}
+
+interface Stored {
+  size: number;
+  /** The whole file, or its first HEAD_BYTES when it is bigger (then `tail` holds its last bytes). */
+  head: Uint8Array;
+  tail?: Uint8Array;
+}
+
+/** A file whose bytes are all here (a body of declared length up to HEAD_BYTES, a seed's file): one write, no copy. */
+async function storeWhole(deps: Pick<Deps, 'storage'>, key: string, bytes: Uint8Array, maxBytes: number): Promise<Stored> {
+  if (bytes.length > maxBytes) throw new ApiError('UploadTooLarge', `The file is larger than ${maxBytes} bytes`, { maxBytes });
+  await deps.storage.put(key, bytes, { contentType: 'application/dicom' });
+  return { size: bytes.length, head: bytes };
+}
+
+/**
+ * A body of declared length read into one buffer of that length as it arrives (a request's Content-Length: Node's
+ * parser never passes more). A body that fails or ends short rejects and nothing is stored.
+ */
+function readExactly(body: Readable, length: number, maxBytes: number): Promise<Uint8Array> {
+  if (length > maxBytes) return Promise.reject(new ApiError('UploadTooLarge', `The file is larger than ${maxBytes} bytes`, { maxBytes }));
+  if (body.errored) return Promise.reject(body.errored);
+  if (body.destroyed || body.readableEnded) return Promise.reject(new ApiError('ParamsError', 'The file ended before it was complete'));
+  return new Promise((resolve, reject) => {
+    const whole = Buffer.allocUnsafe(length);
+    let at = 0;
+    const finish = (err: unknown) => {
+      body.off('data', onData).off('end', onEnd).off('error', finish).off('close', onClose);
+      if (err) reject(err);
+      else resolve(whole);
+    };
+    const onData = (chunk: Buffer) => {
+      if (at + chunk.length > length) {
+        body.destroy();
+        finish(new ApiError('ParamsError', 'The file is longer than its Content-Length'));
+        return;
+      }
+      chunk.copy(whole, at);
+      at += chunk.length;
+    };
+    const onEnd = () => finish(at === length ? null : new ApiError('ParamsError', 'The file ended before it was complete'));
+    const onClose = () => finish(new ApiError('ParamsError', 'The file ended before it was complete'));
+    body.on('data', onData).once('end', onEnd).once('error', finish).once('close', onClose);
+  });
+}
+
+/** Any other body: streamed to storage while its head and tail are kept. */
+async function storeStreaming(deps: Pick<Deps, 'storage'>, key: string, body: Readable, maxBytes: number): Promise<Stored> {
   const capture = new HeadAndTail(HEAD_BYTES, 8);
   // pipe() does not pass an error on: a body that fails (a form cut off mid-part) would leave storage waiting forever,
   // and one that failed already (before this was called) would never end at all.
@@ -45,30 +123,7 @@ export async function ingestDicom(deps: Pick<Deps, 'db' | 'storage' | 'clock'>, 
     if (err instanceof StorageLimitError) throw new ApiError('UploadTooLarge', `The file is larger than ${maxBytes} bytes`, { maxBytes });
     throw err;
   }
-  const refuse = async (error: ApiError): Promise<never> => { await deps.storage.delete(key); throw error; };
-
-  const read = readDicomHeader(capture.head(), capture.size > HEAD_BYTES ? { totalSize: capture.size, tail: capture.tail() } : {});
-  if (!read.ok) return refuse(new ApiError(read.code, read.message, { reason: read.reason }));
-  const h = read.header;
-  if (target.storeUid && h.studyInstanceUid !== target.storeUid) {
-    return refuse(new ApiError('StudyMismatch', undefined, { expected: target.storeUid, received: h.studyInstanceUid }));
-  }
-  // A row that cannot be written (the exam deleted meanwhile, the database gone) leaves no file behind.
-  const [row] = await deps.db.insert(dicomInstances).values({
-    examId: target.examId, bucketId: target.bucketId, ...indexFields(h), storageKey: key, size: capture.size,
-    uploadedBy: target.accountId, created: deps.clock.now(),
-  }).onConflictDoNothing({ target: [dicomInstances.examId, dicomInstances.sopInstanceUid] }).returning()
-    .catch(async (err: unknown) => { await deps.storage.delete(key); throw err; });
-  if (row) {
-    await matchDevice(deps.db, target, h.stationName);
-    return { status: 'stored', instance: toStoredInstance(row), warnings: read.warnings };
-  }
-
-  await deps.storage.delete(key);
-  const [existing] = await deps.db.select().from(dicomInstances)
-    .where(and(eq(dicomInstances.examId, target.examId), eq(dicomInstances.sopInstanceUid, h.sopInstanceUid)));
-  if (!existing) throw new ApiError('OperationFailed');
-  return { status: 'duplicate', instance: toStoredInstance(existing), warnings: read.warnings };
+  return { size: capture.size, head: capture.head(), ...(capture.size > HEAD_BYTES ? { tail: capture.tail() } : {}) };
 }
 
 const cut = (value: string | null, max: number) => (value === null ? null : value.slice(0, max));

@@ -72,7 +72,10 @@ export async function uploadRoutes(app: FastifyInstance, { deps }: { deps: Deps 
   async function targetOf(token: string | undefined) {
     if (!token) throw new ApiError('FileTokenInvalid', 'No upload credentials');
     const { claims } = await checkLive<UploadClaims>(deps, 'upload', token);
-    const exam = await examInBucket(db, claims.e, claims.b);
+    // Only the study UID is needed of the exam (the whole row is ~70 columns to read and map, per file).
+    const [exam] = await db.select({ storeUid: exams.storeUid }).from(exams)
+      .where(and(eq(exams.id, claims.e), eq(exams.bucketId, claims.b), isNull(exams.deletedTime)));
+    if (!exam) throw new ApiError('NotFound');
     return { bucketId: claims.b, examId: claims.e, storeUid: exam.storeUid, accountId: accountOf(claims.by) };
   }
 
@@ -82,7 +85,8 @@ export async function uploadRoutes(app: FastifyInstance, { deps }: { deps: Deps 
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > DICOM_MAX_BYTES) throw new ApiError('UploadTooLarge', undefined, { maxBytes: DICOM_MAX_BYTES });
     if (!(req.body instanceof Readable)) throw new ApiError('ParamsError', 'Send the file as application/dicom or application/octet-stream');
-    return ingestDicom(deps, target, req.body);
+    // A body of declared length (what browsers and the wizard send) is read into one buffer and written at once.
+    return ingestDicom(deps, target, req.body, Number.isFinite(declared) && declared >= 0 ? { length: declared } : {});
   });
 
   // The same as form data { token, file }: the client leaves out the bearer when the form carries a token (core §7).

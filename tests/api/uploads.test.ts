@@ -152,6 +152,52 @@ describe('uploading files', () => {
     expect(JSON.parse(answer.body)).toMatchObject({ code: 'UploadTooLarge', details: { maxBytes: DICOM_MAX_BYTES } });
   });
 
+  /** A PUT by hand: `declared` bytes announced (or chunked when null), `parts` written, then ended or cut off. */
+  function rawPut(token: string, parts: Uint8Array[], declared: number | null, cut: boolean): Promise<{ status: number; body: string } | 'cut'> {
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(`${s.url}/api/v1/uploads/files`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/dicom', 'x-upload-token': token, ...(declared === null ? {} : { 'content-length': String(declared) }) },
+      }, (res) => { let body = ''; res.on('data', (c) => (body += c)); res.on('end', () => resolve({ status: res.statusCode ?? 0, body })); });
+      req.on('error', (err) => (cut ? resolve('cut') : reject(err)));
+      for (const part of parts) req.write(part);
+      if (cut) setTimeout(() => { req.destroy(); resolve('cut'); }, 300);
+      else req.end();
+    });
+  }
+
+  // A study of its own, so the other tests' counts of the shared session's exam stay as they are.
+  const BY_HAND_UID = CT_SERIES_STUDY.studyInstanceUid.replace(/\d$/, '7');
+  const byHand = () => initUpload(s, tech, s.ids.hospitalId, { ...CT_SERIES_STUDY, studyInstanceUid: BY_HAND_UID });
+
+  it('stores nothing of a file whose connection breaks before its declared length arrived, and goes on', async () => {
+    const own = await byHand();
+    const file = asNewInstance(sample(CT_SERIES[0]!), 3001, { study: BY_HAND_UID });
+    const keysBefore = await storedKeys();
+    expect(await rawPut(own.credentials.token, [file.subarray(0, file.length >> 1)], file.length, true)).toBe('cut');
+    // The server has let go of the half (no file, no row) and takes the whole file after it.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await storedKeys()).toEqual(keysBefore);
+    expect(await instancesOf(own.exam.id)).toHaveLength(0);
+    const whole = await rawPut(own.credentials.token, [file], file.length, false);
+    expect(whole).toMatchObject({ status: 200 });
+    expect(JSON.parse((whole as { body: string }).body)).toMatchObject({ status: 'stored', instance: { size: file.length } });
+  });
+
+  it('stores a file sent without a length (chunked) the same way, streamed', async () => {
+    const own = await byHand();
+    const file = asNewInstance(sample(CT_SERIES[0]!), 3002, { study: BY_HAND_UID });
+    const res = await rawPut(own.credentials.token, [file.subarray(0, 1000), file.subarray(1000)], null, false);
+    expect(res).toMatchObject({ status: 200 });
+    const body = JSON.parse((res as { body: string }).body) as { status: string; instance: { id: number; size: number } };
+    expect(body).toMatchObject({ status: 'stored', instance: { size: file.length } });
+    const [row] = await s.db.db.select().from(dicomInstances).where(eq(dicomInstances.id, body.instance.id));
+    const stored = await s.storage.get(row!.storageKey);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stored) chunks.push(chunk as Buffer);
+    expect(Buffer.compare(Buffer.concat(chunks), Buffer.from(file))).toBe(0);
+  });
+
   it('refuses a body that is not sent as a file', async () => {
     const res = await s.request('PUT', 'uploads/files', { body: { some: 'json' }, headers: { 'x-upload-token': session.credentials.token } });
     expect(res.status).toBe(400);

@@ -4,7 +4,7 @@ import type { Filter, Sort } from '../../contract/common';
 import { EXAM_COUNT_EXACT_LIMIT, EXAM_SORT_FIELDS, type ExamCount, type ExamListItem, type ExamSortField } from '../../contract/exams';
 import type { Db } from '../db/client';
 import { buckets, exams, reports } from '../db/schema';
-import { cachedEstimate, cappedCount } from '../http/estimate';
+import { cachedEstimate, cappedCount, raiseCachedEstimate } from '../http/estimate';
 import { orderOf as listOrder } from '../http/pageQuery';
 import { examCountKey } from './countKey';
 import { compileFilters, reportStatusExpr, viewCondition } from './filters';
@@ -99,11 +99,13 @@ export async function countOf(db: Db, q: ExamQuery | null, opts: { exactLimit?: 
   if (!q) return { total: 0, totalIsEstimate: false };
   const exactLimit = opts.exactLimit ?? EXAM_COUNT_EXACT_LIMIT;
   const all = db.select({ one: sql`1` }).from(exams).where(q.where);
-  if (!opts.exact) {
-    const expected = await cachedEstimate(db, all, Date.now(), q.countKey ?? undefined);
-    if (q.countByEstimate || expected > exactLimit) return { total: Math.max(expected, 1), totalIsEstimate: true };
-  }
-  return cappedCount(db, exams, q.where, exactLimit);
+  if (opts.exact) return cappedCount(db, exams, q.where, exactLimit);
+  const expected = await cachedEstimate(db, all, Date.now(), q.countKey ?? undefined);
+  if (q.countByEstimate || expected > exactLimit) return { total: Math.max(expected, 1), totalIsEstimate: true };
+  const counted = await cappedCount(db, exams, q.where, exactLimit);
+  // The planner expected fewer rows than there are: its cached estimate learns so (see raiseCachedEstimate).
+  if (counted.totalIsEstimate) raiseCachedEstimate(db, all, counted.total, q.countKey ?? undefined);
+  return counted;
 }
 
 /**

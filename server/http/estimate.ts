@@ -30,6 +30,8 @@ function statementKey(query: { toSQL(): { sql: string; params: unknown[] } }): s
   const { sql: text, params } = query.toSQL();
   return `${text}\u0000${JSON.stringify(params.map(toTheMinute))}`;
 }
+const cacheKey = (query: { toSQL(): { sql: string; params: unknown[] } }, ownKey: string | undefined) =>
+  (ownKey !== undefined ? `\u0001${ownKey}` : statementKey(query));
 const MAX_ENTRIES = 500;
 /** One cache per database: a process may hold several (the test suite's servers, a bench comparing two). */
 const caches = new WeakMap<Db, Map<string, { rows: number; until: number }>>();
@@ -46,7 +48,7 @@ const caches = new WeakMap<Db, Map<string, { rows: number; until: number }>>();
  * kept apart from the statement keys by a prefix no SQL text starts with.
  */
 export async function cachedEstimate(db: Db, query: { toSQL(): { sql: string; params: unknown[] }; getSQL(): SQL }, now = Date.now(), ownKey?: string): Promise<number> {
-  const key = ownKey !== undefined ? `\u0001${ownKey}` : statementKey(query);
+  const key = cacheKey(query, ownKey);
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
   const hit = cache.get(key);
@@ -55,6 +57,16 @@ export async function cachedEstimate(db: Db, query: { toSQL(): { sql: string; pa
   if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
   cache.set(key, { rows, until: now + TTL_MS });
   return rows;
+}
+
+/**
+ * A count that found more rows than the cached estimate of the same statement said (an exact count that ran past
+ * its limit): the cached estimate is raised to it for the rest of its ten seconds, so the next page of that list
+ * answers from the estimate instead of counting to the limit again (10,000 rows of "my tasks" on PGlite: ~12 ms).
+ */
+export function raiseCachedEstimate(db: Db, query: { toSQL(): { sql: string; params: unknown[] } }, rows: number, ownKey?: string): void {
+  const hit = caches.get(db)?.get(cacheKey(query, ownKey));
+  if (hit && hit.rows < rows) hit.rows = rows;
 }
 
 export interface CappedCount {

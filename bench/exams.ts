@@ -12,17 +12,17 @@
 import type autocannon from 'autocannon';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { eq } from 'drizzle-orm';
 import type { Filter } from '../contract/common';
 import { QUICK_FILTER_MODALITIES } from '../contract/exams';
 import { loadAccess } from '../server/access/access';
 import { buildApp } from '../server/app';
 import { createTokens } from '../server/auth/tokens';
-import { openDatabase, type Database } from '../server/db/client';
+import type { Database } from '../server/db/client';
+import { benchDatabase } from './support/database';
 import { accounts, exams } from '../server/db/schema';
 import { systemClock } from '../server/deps';
 import { buildQuery } from '../server/exams/query';
@@ -100,27 +100,6 @@ const SCENARIOS: Scenario[] = [
 
 interface Row { target: string; name: string; kind: Scenario['kind']; p50: number; p95: number; p99: number; total: number; estimate: boolean }
 
-async function open(target: 'postgres' | 'pglite'): Promise<Database> {
-  if (target === 'postgres') {
-    const url = process.env.BENCH_DATABASE_URL ?? (() => {
-      const u = new URL(process.env.DATABASE_URL!);
-      u.pathname = '/bench_exams';
-      return u.toString();
-    })();
-    if (!process.env.BENCH_DATABASE_URL) {
-      const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await admin.connect();
-      const { rowCount } = await admin.query(`select 1 from pg_database where datname = 'bench_exams'`);
-      if (!rowCount) await admin.query('create database bench_exams');
-      await admin.end();
-    }
-    return openDatabase({ databaseUrl: url, dataDir: null });
-  }
-  const dir = path.resolve(process.env.DATA_DIR ?? '.bench/exams-pglite');
-  mkdirSync(dir, { recursive: true });
-  return openDatabase({ databaseUrl: null, dataDir: dir });
-}
-
 async function explain(database: Database, scenario: Scenario, accountId: number): Promise<void> {
   const access = await loadAccess(database.db, accountId);
   const input = { filters: [], sorts: [], skip: 0, limit: 20, ...scenario.body() };
@@ -133,7 +112,7 @@ async function explain(database: Database, scenario: Scenario, accountId: number
 }
 
 async function runTarget(target: 'postgres' | 'pglite', wanted: number, rows: Row[]): Promise<void> {
-  const database = await open(target);
+  const database = await benchDatabase('exams', target);
   const have = await examCount(database.db);
   if (have < wanted) {
     console.log(`${target}: ${have.toLocaleString('en')} exams, seeding ${(wanted - have).toLocaleString('en')} more…`);

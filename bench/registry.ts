@@ -13,15 +13,15 @@
  * Prints numbers; never fails on a time.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { Filter, Sort } from '../contract/common';
 import type { RegistryPage } from '../contract/registry';
 import { buildApp } from '../server/app';
 import { createTokens } from '../server/auth/tokens';
-import { openDatabase, type Database } from '../server/db/client';
+import type { Database } from '../server/db/client';
+import { benchDatabase } from './support/database';
 import { systemClock } from '../server/deps';
 import { insertBenchRegistrations, registrationCount, registryBenchIds } from '../server/seed/benchRegistry';
 import { DEMO_PASSWORD } from '../server/seed/demo';
@@ -69,27 +69,6 @@ const SCENARIOS: Scenario[] = [
 
 interface Row { target: string; name: string; p50: number; p95: number; p99: number; total: number }
 
-async function open(target: 'postgres' | 'pglite'): Promise<Database> {
-  if (target === 'postgres') {
-    const url = process.env.BENCH_DATABASE_URL ?? (() => {
-      const u = new URL(process.env.DATABASE_URL!);
-      u.pathname = '/bench_registry';
-      return u.toString();
-    })();
-    if (!process.env.BENCH_DATABASE_URL) {
-      const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await admin.connect();
-      const { rowCount } = await admin.query(`select 1 from pg_database where datname = 'bench_registry'`);
-      if (!rowCount) await admin.query('create database bench_registry');
-      await admin.end();
-    }
-    return openDatabase({ databaseUrl: url, dataDir: null });
-  }
-  const dir = path.resolve(process.env.DATA_DIR ?? '.bench/registry-pglite');
-  mkdirSync(dir, { recursive: true });
-  return openDatabase({ databaseUrl: null, dataDir: dir });
-}
-
 /** Records the statements the driver runs while `on` (both drivers take the text first and the parameters second). */
 type Statement = { text: string; params: unknown[] };
 function recorder(database: Database) {
@@ -115,7 +94,7 @@ function recorder(database: Database) {
 }
 
 async function runTarget(target: 'postgres' | 'pglite', wanted: number, rows: Row[]): Promise<void> {
-  const database = await open(target);
+  const database = await benchDatabase('registry', target);
   const { bucketId } = await registryBenchIds(database.db, SCRYPT_COST);
   const have = await registrationCount(database.db, bucketId);
   if (have < wanted) {

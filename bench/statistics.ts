@@ -13,18 +13,17 @@
  * recharges) up to the asked number of exams, and reused afterwards. `--explain` prints EXPLAIN (ANALYZE, BUFFERS)
  * of every statement of the slowest case of each database. Prints numbers; never fails on a time.
  */
-import { mkdirSync } from 'node:fs';
 import { cpus } from 'node:os';
-import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { eq } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import pg from 'pg';
+import type pg from 'pg';
 import { addDays } from '../contract/days';
 import { addMonths, rangeProblem, STAT_NAMES, STAT_PATHS, statQuery, type StatName, type StatResult, type StatUnit } from '../contract/statistics';
 import { loadAccess } from '../server/access/access';
-import { openDatabase, type Database, type Db } from '../server/db/client';
+import type { Database, Db } from '../server/db/client';
+import { benchDatabase } from './support/database';
 import * as schema from '../server/db/schema';
 import { examCount, seedBench } from '../server/seed/benchSeed';
 import { seedBenchStatistics } from '../server/seed/benchStatistics';
@@ -99,27 +98,6 @@ function countedOf(result: StatResult): string {
   return `${first ? `${first.key} ${total === null || total === undefined ? '–' : Number(total).toLocaleString('en')}` : '–'}, ${result.rows.length} rows`;
 }
 
-async function open(target: Target): Promise<Database> {
-  if (target === 'postgres') {
-    const url = process.env.BENCH_DATABASE_URL ?? (() => {
-      const u = new URL(process.env.DATABASE_URL!);
-      u.pathname = '/bench_statistics';
-      return u.toString();
-    })();
-    if (!process.env.BENCH_DATABASE_URL) {
-      const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await admin.connect();
-      const { rowCount } = await admin.query(`select 1 from pg_database where datname = 'bench_statistics'`);
-      if (!rowCount) await admin.query('create database bench_statistics');
-      await admin.end();
-    }
-    return openDatabase({ databaseUrl: url, dataDir: null });
-  }
-  const dir = path.resolve(process.env.DATA_DIR ?? '.bench/statistics-pglite');
-  mkdirSync(dir, { recursive: true });
-  return openDatabase({ databaseUrl: null, dataDir: dir });
-}
-
 /** Fills the database up to `wanted` exams and the statistics' other rows (both idempotent). */
 async function fill(database: Database, target: Target, wanted: number): Promise<void> {
   const have = await examCount(database.db);
@@ -158,7 +136,7 @@ async function explain(database: Database, target: Target, c: Case, today: strin
 }
 
 async function runTarget(target: Target, wanted: number, rows: Row[]): Promise<void> {
-  const database = await open(target);
+  const database = await benchDatabase('statistics', target);
   await fill(database, target, wanted);
   const count = await examCount(database.db);
   const [hospital] = await database.db.select().from(schema.buckets).where(eq(schema.buckets.code, 'CITY1-RAD'));

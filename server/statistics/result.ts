@@ -1,5 +1,9 @@
 import type { StatColumnKind, StatSeries } from '../../contract/statistics';
 
+/** Charts over people or organisations show the 8 largest series and `others`; tables keep the 50 first rows. */
+export const SERIES_MAX = 8;
+export const ROWS_MAX = 50;
+
 /**
  * Small pieces every statistic builds its answer from. Numbers from PostgreSQL arrive as strings when they are
  * bigint or numeric (count(*), sum, avg): `num` reads them.
@@ -40,4 +44,14 @@ export function seriesOf(
     if (i !== undefined && values) values[i] = (values[i] ?? 0) + r.value;
   }
   return keys.map((key) => ({ key, label: o.labelOf ? o.labelOf(key) : null, values: byKey.get(key)!, kind: o.kind }));
+}
+
+/** The series by their sums descending: the SERIES_MAX largest, and `others` (label null) adding up the rest when there are more. */
+export function topSeries(series: StatSeries[], max = SERIES_MAX): StatSeries[] {
+  const sum = (s: StatSeries) => s.values.reduce((a, b) => a + b, 0);
+  const sorted = [...series].sort((a, b) => sum(b) - sum(a) || a.key.localeCompare(b.key));
+  if (sorted.length <= max) return sorted;
+  const rest = sorted.slice(max);
+  const others = rest[0]!.values.map((_, i) => rest.reduce((a, s) => a + (s.values[i] ?? 0), 0));
+  return [...sorted.slice(0, max), { key: 'others', label: null, values: others, kind: rest[0]!.kind }];
 }

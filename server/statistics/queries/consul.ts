@@ -2,12 +2,11 @@ import { sql } from 'drizzle-orm';
 import { CONSULTATION_STATUS } from '../../../contract/consultations';
 import type { StatColumn } from '../../../contract/statistics';
 import { buckets, consultations } from '../../db/schema';
-import { maybe, num, seriesOf } from '../result';
+import { maybe, num, ROWS_MAX, seriesOf } from '../result';
 import type { StatBody, StatContext } from '../types';
 import { inScope, inWindow, periodOf } from '../window';
 import { byCountThenName, rowsOf } from './rank';
 
-const ROWS_MAX = 50;
 const STATUS_KEYS = [0, 1, 2, 3, 4].map((s) => `status-${s}`);
 
 const COLUMNS: StatColumn[] = [

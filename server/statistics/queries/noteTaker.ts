@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { StatCell } from '../../../contract/statistics';
 import { reports } from '../../db/schema';
-import { num, seriesOf } from '../result';
+import { num, seriesOf, topSeries } from '../result';
 import type { StatBody, StatContext } from '../types';
-import { accountNames, approvedReports, grouped, idOf, level, ordered, topSeries } from './shared';
+import { accountNames, approvedReports, grouped, idOf, level, ordered } from './shared';
 
 const MAX_PEOPLE = 50;
 

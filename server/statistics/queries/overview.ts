@@ -1,11 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { StatCell } from '../../../contract/statistics';
 import { consultations, reportOrders } from '../../db/schema';
-import { maybe, num, percent, seriesOf } from '../result';
+import { maybe, num, percent, seriesOf, topSeries } from '../result';
 import type { StatBody, StatContext } from '../types';
 import { inScope, inWindow, periodOf } from '../window';
 import {
-  accountNames, EXAM_COUNTS, examsWithReports, grouped, idOf, level, meanOf, medianOf, minutes, ordered, POSITIVE_PARTS, topSeries, type Row,
+  accountNames, EXAM_COUNTS, examsWithReports, grouped, idOf, level, meanOf, medianOf, minutes, ordered, POSITIVE_PARTS, type Row,
 } from './shared';
 
 const MAX_PEOPLE = 50;

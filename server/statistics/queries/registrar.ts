@@ -1,16 +1,13 @@
 import { sql } from 'drizzle-orm';
 import type { RegistrationStatus } from '../../../contract/registry';
-import type { StatColumn, StatSeries } from '../../../contract/statistics';
+import type { StatColumn } from '../../../contract/statistics';
 import { accounts, exams, registrations } from '../../db/schema';
-import { num, seriesOf } from '../result';
+import { num, ROWS_MAX, seriesOf, topSeries } from '../result';
 import type { StatBody, StatContext } from '../types';
 import { inScope, inWindow, periodOf } from '../window';
 import { byCountThenName, rowsOf } from './rank';
 
 const CANCELLED: RegistrationStatus = 'Cancelled';
-/** Series over people: the largest few, the rest summed as `others`; the table keeps up to 50. */
-const SERIES_MAX = 8;
-const ROWS_MAX = 50;
 
 const COLUMNS: StatColumn[] = [
   { key: 'registrar', kind: 'text' },
@@ -59,12 +56,9 @@ export async function registrarStat({ db, scope, window: w }: StatContext): Prom
   }
   const ranked = [...people.values()].sort(byCountThenName((p) => p.registrations, (p) => p.name));
 
-  const shown = ranked.slice(0, SERIES_MAX).map((p) => p.key);
-  const rest = new Set(ranked.slice(SERIES_MAX).map((p) => p.key));
+  // Series over people: the largest few, the rest summed as `others`.
   const names = new Map(ranked.map((p) => [p.key, p.name]));
-  const series: StatSeries[] = seriesOf(w.periods, perPeriod.map((r) => (rest.has(r.key) ? { ...r, key: 'others' } : r)), {
-    kind: 'count', keys: rest.size > 0 ? [...shown, 'others'] : shown, labelOf: (key) => names.get(key) ?? null,
-  });
+  const series = topSeries(seriesOf(w.periods, perPeriod, { kind: 'count', keys: ranked.map((p) => p.key), labelOf: (key) => names.get(key) ?? null }));
 
   const sum = (pick: (p: Registrar) => number) => ranked.reduce((s, p) => s + pick(p), 0);
   return {

@@ -1,13 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { StatColumn } from '../../../contract/statistics';
 import { buckets, reportOrders, reportOrderTargets } from '../../db/schema';
-import { num, seriesOf } from '../result';
+import { num, ROWS_MAX, seriesOf } from '../result';
 import type { StatBody, StatContext } from '../types';
 import { inScope, inWindow, periodOf } from '../window';
 import { byCountThenName, rowsOf } from './rank';
 
 const TYPES = ['type-expert', 'type-remote'] as const;
-const ROWS_MAX = 50;
 
 const COLUMNS: StatColumn[] = [
   { key: 'type', kind: 'code' },

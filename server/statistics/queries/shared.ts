@@ -1,5 +1,5 @@
 import { inArray, sql, type SQL } from 'drizzle-orm';
-import type { StatCell, StatSeries } from '../../../contract/statistics';
+import type { StatCell } from '../../../contract/statistics';
 import type { Db } from '../../db/client';
 import { accounts, devices, exams, reports } from '../../db/schema';
 import { inScope, inWindow, periodOf } from '../window';
@@ -92,16 +92,6 @@ export function ordered(rows: Record<string, StatCell>[], countKey: string, name
     if (bn === null || bn === undefined) return -1;
     return String(an).localeCompare(String(bn));
   });
-}
-
-/** The series by their sums descending: the 8 largest, and `others` (label null) adding up the rest when there are more. */
-export function topSeries(series: StatSeries[], max = 8): StatSeries[] {
-  const sum = (s: StatSeries) => s.values.reduce((a, b) => a + b, 0);
-  const sorted = [...series].sort((a, b) => sum(b) - sum(a) || a.key.localeCompare(b.key));
-  if (sorted.length <= max) return sorted;
-  const rest = sorted.slice(max);
-  const others = rest[0]!.values.map((_, i) => rest.reduce((a, s) => a + (s.values[i] ?? 0), 0));
-  return [...sorted.slice(0, max), { key: 'others', label: null, values: others, kind: rest[0]!.kind }];
 }
 
 /** Accounts' names by id (people named in rows and series). */

@@ -1,7 +1,7 @@
 import { PGlite, type QueryOptions } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRIZZLE_TEXT_TYPES, withDrizzleParsers } from '../../server/db/pgliteParsers';
 
 /**
@@ -18,9 +18,12 @@ const EVERY_TYPE = sql`select '2026-11-26 10:20:30.123+08'::timestamptz as tz, '
 
 const plainClient = new PGlite();
 const wrappedClient = new PGlite();
-afterAll(async () => { await plainClient.close(); await wrappedClient.close(); });
+// Three PGlite instances start (seconds each under a busy suite): they start before the tests and the tests wait longer.
+const spyClient = new PGlite();
+beforeAll(async () => { await Promise.all([plainClient.waitReady, wrappedClient.waitReady, spyClient.waitReady]); }, 120_000);
+afterAll(async () => { await Promise.all([plainClient.close(), wrappedClient.close(), spyClient.close()]); });
 
-describe('drizzle over the wrapped PGlite client', () => {
+describe('drizzle over the wrapped PGlite client', { timeout: 60_000 }, () => {
   const plain = drizzle(plainClient);
   const wrapped = drizzle(withDrizzleParsers(wrappedClient));
 
@@ -46,7 +49,6 @@ describe('drizzle over the wrapped PGlite client', () => {
 
   it('passes PGlite no parsers of drizzle\'s, and passes any other parser on as given', async () => {
     const seen: (QueryOptions | undefined)[] = [];
-    const spyClient = new PGlite();
     const query = spyClient.query.bind(spyClient);
     spyClient.query = ((text: string, params?: unknown[], options?: QueryOptions) => {
       seen.push(options);
@@ -54,7 +56,6 @@ describe('drizzle over the wrapped PGlite client', () => {
     }) as typeof spyClient.query;
     const client = withDrizzleParsers(spyClient);
     await drizzle(client).execute(sql`select now() as at`);
-    // (PGlite's own first query, reading its array types, goes through the spy too, without options.)
     expect(seen).toContainEqual({ rowMode: 'object' });
     expect(seen.filter((o) => o?.parsers)).toEqual([]);
     const own = { parsers: { 25: (v: string) => v.toUpperCase() } };
@@ -66,6 +67,5 @@ describe('drizzle over the wrapped PGlite client', () => {
     const again = await drizzle(client).execute(sql`select array[now()] as ats`);
     expect(typeof again.rows[0]!.ats).toBe('string');
     expect(DRIZZLE_TEXT_TYPES).toHaveLength(9);
-    await spyClient.close();
   });
 });

@@ -20,7 +20,8 @@ export interface IngestTarget {
 }
 
 /**
- * One DICOM file: streamed to storage while its head and tail are kept, then read; a refused file is
+ * One DICOM file: stored (in one write when its bytes are here or its declared length is at most HEAD_BYTES, else
+ * streamed while its head and tail are kept), then read; a refused file is
  * deleted again and the caller gets the reason (NotDicom / InvalidDicom with details.reason,
  * UploadTooLarge, StudyMismatch). Idempotent by SOP Instance UID within the exam: a file sent twice
  * keeps the first copy and answers 'duplicate'.
@@ -86,6 +87,8 @@ function readExactly(body: Readable, length: number, maxBytes: number): Promise<
     let at = 0;
     const finish = (err: unknown) => {
       body.off('data', onData).off('end', onEnd).off('error', finish).off('close', onClose);
+      // A body that fails after this (its socket's late error) must not become an uncaught exception.
+      body.on('error', () => undefined);
       if (err) reject(err);
       else resolve(whole);
     };

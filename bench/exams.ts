@@ -3,7 +3,9 @@
  *
  * The exam list on a million exams, through the real server on loopback: latency (p50/p95/p99) of POST
  * exams/page-query for the default view, each quick filter, a deep page and the free-text report search, on
- * PostgreSQL and on embedded PGlite; then requests per second with 50 concurrent connections on PostgreSQL.
+ * PostgreSQL and on embedded PGlite (the client, Node's fetch, runs in the server's process); then, on PostgreSQL,
+ * the default view from a child process (autocannon): one connection for the server's own latency, then 50
+ * concurrent connections for requests per second.
  *
  * Databases: PostgreSQL `bench_exams` on the server of DATABASE_URL (or BENCH_DATABASE_URL as is), PGlite in
  * `.bench/exams-pglite` (or DATA_DIR). Each is filled once by the same generator as `npm run seed:bench` up to the
@@ -164,9 +166,16 @@ async function runTarget(target: 'postgres' | 'pglite', wanted: number, rows: Ro
   }
 
   if (target === 'postgres' && !SCENARIO) {
-    // autocannon in its own process: in this one it would take the server's event loop for its own work.
+    // autocannon in its own process: in this one it would take the server's event loop for its own work. One
+    // connection first: the server's own latency one request at a time, without the fetch client above sharing its
+    // event loop (the sequential scenarios include that client's CPU).
+    const body = JSON.stringify({ filters: [snapshot()], limit: 20 });
+    const one = await loadTest(`${base}exams/page-query`, tokens.rad1!, body, 1, 10);
+    console.log('\n  one connection, 10 s, default view (rad1), loopback, autocannon in a child process');
+    console.log(`  latency p50 ${one.latency.p50} ms, p90 ${one.latency.p90} ms, p97.5 ${one.latency.p97_5} ms, p99 ${one.latency.p99} ms; ` +
+      `${Math.round(one.requests.average)} requests/s, ${one.errors} errors, ${one.non2xx} non-2xx`);
     console.log('\n  load: 50 connections, 15 s, default view (rad1), loopback, autocannon in a child process');
-    const result = await loadTest(`${base}exams/page-query`, tokens.rad1!, JSON.stringify({ filters: [snapshot()], limit: 20 }));
+    const result = await loadTest(`${base}exams/page-query`, tokens.rad1!, body, 50, 15);
     console.log(`  ${Math.round(result.requests.average)} requests/s, latency p50 ${result.latency.p50} ms, p97.5 ${result.latency.p97_5} ms, p99 ${result.latency.p99} ms; ` +
       `${result.requests.total} requests, ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`);
   }
@@ -176,9 +185,9 @@ async function runTarget(target: 'postgres' | 'pglite', wanted: number, rows: Ro
 }
 
 /** Runs the autocannon command (installed with the project) and reads its JSON result. */
-function loadTest(url: string, token: string, body: string): Promise<autocannon.Result> {
+function loadTest(url: string, token: string, body: string, connections: number, seconds: number): Promise<autocannon.Result> {
   const bin = path.resolve('node_modules/.bin/autocannon');
-  const args = ['-c', '50', '-d', '15', '-m', 'POST', '-H', 'content-type=application/json', '-H', `authorization=Bearer ${token}`, '-b', body, '-j', url];
+  const args = ['-c', String(connections), '-d', String(seconds), '-m', 'POST', '-H', 'content-type=application/json', '-H', `authorization=Bearer ${token}`, '-b', body, '-j', url];
   return new Promise((resolve, reject) => {
     execFile(bin, args, { maxBuffer: 16 * 1024 * 1024 }, (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout) as autocannon.Result)));
   });

@@ -18,11 +18,8 @@ import * as t from '../server/db/schema';
 import { systemClock } from '../server/deps';
 import { seedDemo, type DemoIds } from '../server/seed/demo';
 import { benchStorage, BENCH_SCRYPT_COST, openBenchDatabase, startBenchApp, timeScenarios, type BenchDbKind } from './support/server';
+import { arg } from './support/args';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 const COUNT = Number(arg('consultations') ?? 100_000);
 const ONLY = arg('only') as BenchDbKind | undefined;
 const EXPLAIN = process.argv.includes('--explain');

@@ -34,11 +34,8 @@ import { DEMO_PASSWORD } from '../server/seed/demo';
 import { createLocalStorage } from '../server/storage/local';
 import { createSigner } from '../server/storage/signer';
 import { percentile as pct } from './support/stats';
+import { arg } from './support/args';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 const EXAMS = Number(arg('exams') ?? 1_000_000);
 const PGLITE_EXAMS = Number(arg('pglite-exams') ?? EXAMS);
 const ONLY = arg('only');

@@ -23,18 +23,15 @@ import pg from 'pg';
 import { writeDicomFile } from '../server/seed/dicom/writer';
 import { DEMO_PASSWORD } from '../server/seed/demo';
 import { freePort, percentile } from './support/stats';
+import { arg } from './support/args';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
-const FILES = arg('files', 200);
-const ROUNDS = arg('rounds', 2);
+const FILES = Number(arg('files') ?? 200);
+const ROUNDS = Number(arg('rounds') ?? 2);
 const IN_FLIGHT = [1, 4];
 const POSTGRES = process.argv.includes('--postgres');
 const ORTHANC = '/usr/sbin/Orthanc';
 /** `--only product|orthanc`: one side alone (profiling); no ratio then. */
-const ONLY = (() => { const i = process.argv.indexOf('--only'); return i >= 0 ? process.argv[i + 1] : undefined; })();
+const ONLY = arg('only');
 
 async function waitFor(url: string, child: ChildProcess, what: string, timeoutMs = 180_000): Promise<void> {
   const until = Date.now() + timeoutMs;

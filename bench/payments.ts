@@ -17,11 +17,8 @@ import * as t from '../server/db/schema';
 import { systemClock } from '../server/deps';
 import { DEMO_PASSWORD, seedDemo, type DemoIds } from '../server/seed/demo';
 import { benchKinds, benchStorage, BENCH_RUNS, BENCH_SCRYPT_COST, BENCH_WARMUP, openBenchDatabase, startBenchApp, timeScenarios, type BenchApp, type BenchDbKind } from './support/server';
+import { arg } from './support/args';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 const ONLY = arg('only') as BenchDbKind | undefined;
 const PER_SCENARIO = BENCH_WARMUP + BENCH_RUNS;
 

@@ -29,11 +29,8 @@ import { addDays, dayOf, instantIn } from '../server/seed/registry';
 import { createLocalStorage } from '../server/storage/local';
 import { createSigner } from '../server/storage/signer';
 import { percentile as pct } from './support/stats';
+import { arg } from './support/args';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 const REGISTRATIONS = Number(arg('registrations') ?? 100_000);
 const ONLY = arg('only');
 const RUNS = Number(arg('runs') ?? 200);

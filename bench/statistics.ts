@@ -42,11 +42,8 @@ import type { StatQueryFn } from '../server/statistics/types';
 import { windowOf } from '../server/statistics/window';
 import { BENCH_SCRYPT_COST, benchStorage, startBenchApp } from './support/server';
 import { percentile } from './support/stats';
+import { arg } from './support/args';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 const EXAMS = Number(arg('exams') ?? 1_000_000);
 const PGLITE_EXAMS = Number(arg('pglite-exams') ?? EXAMS);
 const ONLY = arg('only');

@@ -60,6 +60,8 @@ export async function ingestDicom(
   return { status: 'duplicate', instance: toStoredInstance(existing), warnings: read.warnings };
 }
 
+const tooLarge = (maxBytes: number) => new ApiError('UploadTooLarge', `The file is larger than ${maxBytes} bytes`, { maxBytes });
+
 interface Stored {
   size: number;
   /** The whole file, or its first HEAD_BYTES when it is bigger (then `tail` holds its last bytes). */
@@ -69,7 +71,7 @@ interface Stored {
 
 /** A file whose bytes are all here (a body of declared length up to HEAD_BYTES, a seed's file): one write, no copy. */
 async function storeWhole(deps: Pick<Deps, 'storage'>, key: string, bytes: Uint8Array, maxBytes: number): Promise<Stored> {
-  if (bytes.length > maxBytes) throw new ApiError('UploadTooLarge', `The file is larger than ${maxBytes} bytes`, { maxBytes });
+  if (bytes.length > maxBytes) throw tooLarge(maxBytes);
   await deps.storage.put(key, bytes, { contentType: 'application/dicom' });
   return { size: bytes.length, head: bytes };
 }
@@ -79,7 +81,7 @@ async function storeWhole(deps: Pick<Deps, 'storage'>, key: string, bytes: Uint8
  * parser never passes more). A body that fails or ends short rejects and nothing is stored.
  */
 function readExactly(body: Readable, length: number, maxBytes: number): Promise<Uint8Array> {
-  if (length > maxBytes) return Promise.reject(new ApiError('UploadTooLarge', `The file is larger than ${maxBytes} bytes`, { maxBytes }));
+  if (length > maxBytes) return Promise.reject(tooLarge(maxBytes));
   if (body.errored) return Promise.reject(body.errored);
   if (body.destroyed || body.readableEnded) return Promise.reject(new ApiError('ParamsError', 'The file ended before it was complete'));
   return new Promise((resolve, reject) => {
@@ -123,7 +125,7 @@ async function storeStreaming(deps: Pick<Deps, 'storage'>, key: string, body: Re
     await deps.storage.put(key, body.pipe(capture), { maxBytes, contentType: 'application/dicom' });
   } catch (err) {
     body.destroy();
-    if (err instanceof StorageLimitError) throw new ApiError('UploadTooLarge', `The file is larger than ${maxBytes} bytes`, { maxBytes });
+    if (err instanceof StorageLimitError) throw tooLarge(maxBytes);
     throw err;
   }
   return { size: capture.size, head: capture.head(), ...(capture.size > HEAD_BYTES ? { tail: capture.tail() } : {}) };

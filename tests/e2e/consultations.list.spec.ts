@@ -54,11 +54,14 @@ test('g c opens the list; j/k move, a status key filters, Enter opens the consul
   // 1 = pending only: every row the server answers is pending, the chip says so; 0 = all again.
   await page.keyboard.press('1');
   await expect(page.locator('[data-status-chip="0"]')).toHaveAttribute('aria-pressed', 'true');
-  await expect(rows(page).first()).toHaveAttribute('data-status', '0');
-  const statuses = await rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-status')));
-  expect(new Set(statuses)).toEqual(new Set(['0']));
+  // The old page stays on screen (dimmed, aria-busy) until the filtered one arrives, and its first row may be pending
+  // too: wait for the filtered page's range and a settled table, then read every row (polled, not one snapshot).
   const pending = await apiAs<{ total: number }>('rad1', 'POST', 'consultations/query-page', { filters: [{ field: 'status', operator: 'equal', values: [0] }], limit: 1 });
-  await expect(page.getByTestId('consultation-range')).toContainText(`of ${pending.body.total}`);
+  await expect(page.getByTestId('consultation-range')).toHaveText(new RegExp(`of ${pending.body.total}$`));
+  await expect(page.getByTestId('consultation-table')).not.toHaveAttribute('aria-busy', 'true');
+  await expect
+    .poll(async () => [...new Set(await rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-status'))))])
+    .toEqual(['0']);
 
   // The export takes the same filters: a workbook comes down.
   const download = page.waitForEvent('download');

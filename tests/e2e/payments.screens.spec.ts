@@ -13,6 +13,11 @@ import { prefer, RAW_KEY, signIn } from './support/session';
 const OUT = process.env.SHOTS_DIR ?? '.tmp/screens';
 
 const rows = (page: Page) => page.locator('[data-testid=order-table] tbody tr');
+/** The payment states of the rows on screen, once each, once the table is not waiting for a page. */
+async function paymentsShown(page: Page): Promise<(string | null)[]> {
+  if (await page.getByTestId('order-table').getAttribute('aria-busy')) return ['busy'];
+  return [...new Set(await rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-payment'))))];
+}
 const balanceFen = async (page: Page) => Number(await page.getByTestId('credit-balance').getAttribute('data-fen'));
 
 async function creditBalance(page: Page): Promise<number> {
@@ -43,7 +48,8 @@ test('chief filters the orders, opens one by keyboard and refunds a credit payme
   await page.keyboard.press('1');
   await expect(page.locator('[data-status-chip=unpaid]')).toHaveAttribute('aria-pressed', 'true');
   await expect(rows(page).first()).toHaveAttribute('data-payment', '0');
-  expect(new Set(await rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-payment'))))).toEqual(new Set(['0']));
+  // The old page stays on screen (dimmed) until the filtered one arrives and may start with an unpaid row too: poll.
+  await expect.poll(() => paymentsShown(page)).toEqual(['0']);
   await page.keyboard.press('0');
   await page.keyboard.press('s');
   await expect(page.locator('[data-filter=side]')).toHaveValue('out');
@@ -60,6 +66,8 @@ test('chief filters the orders, opens one by keyboard and refunds a credit payme
   await rows(page).first().focus();
   await page.keyboard.press('2');
   await expect(rows(page).first()).toHaveAttribute('data-payment', '1');
+  await expect.poll(() => paymentsShown(page)).toEqual(['1']);
+  await expect(page.getByTestId('order-table')).not.toHaveAttribute('aria-busy', 'true');
   const channels = await rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-channel')));
   const index = channels.indexOf('credit');
   expect(index).toBeGreaterThanOrEqual(0);

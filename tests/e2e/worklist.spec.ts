@@ -188,14 +188,16 @@ test.describe('the worklist says what it is sorted by and finds the next case on
     await page.keyboard.press('6');
     await expect(page).toHaveURL(/work=unreported/);
     await expect(page.locator('[data-testid="worklist-grid"] [data-status]').first()).toBeVisible();
-    const open = await statuses();
-    expect(open.length).toBeGreaterThan(0);
-    for (const s of open) expect(['final', 'corrected', 'printed']).not.toContain(s);
+    // Polled: the rows of the view before may still be on screen for a moment after the address changes.
+    await expect.poll(async () => {
+      const open = await statuses();
+      return open.length > 0 && open.every((s) => !['final', 'corrected', 'printed'].includes(s ?? ''));
+    }).toBe(true);
 
     await page.keyboard.press('7');
     await expect(page).toHaveURL(/work=pending/);
     await expect(page.locator('[data-testid="worklist-grid"] [data-status]').first()).toBeVisible();
-    expect(new Set(await statuses())).toEqual(new Set(['final']));
+    await expect.poll(async () => [...new Set(await statuses())]).toEqual(['final']);
 
     await page.keyboard.press('7');
     await expect(page).not.toHaveURL(/work=/);

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { withFastRows } from '../db/fastRows';
 import { accounts } from '../db/schema';
 import { accessFromRows, type Access, type AccessRows } from './access';
 
@@ -25,8 +26,8 @@ const accessText = sql<string>`json_build_array(
 
 function prepare(db: Db) {
   // A named statement: PostgreSQL parses and plans it once per connection, not on every request.
-  return db.select({ account: accounts, access: accessText }).from(accounts)
-    .where(eq(accounts.id, sql.placeholder('id'))).prepare('auth_account_access');
+  return withFastRows(db.select({ account: accounts, access: accessText }).from(accounts)
+    .where(eq(accounts.id, sql.placeholder('id'))).prepare('auth_account_access'));
 }
 const statements = new WeakMap<Db, ReturnType<typeof prepare>>();
 

@@ -3,6 +3,7 @@ import type { Filter, Sort } from '../../contract/common';
 import type { ExamListItem } from '../../contract/exams';
 import type { Access } from '../access/access';
 import type { Db } from '../db/client';
+import { withFastRows } from '../db/fastRows';
 import { buckets, exams, reports } from '../db/schema';
 import { checkFilter, type Value } from '../http/pageQuery';
 import { EXAM_LIST, myTasksCondition, noReport } from './filters';
@@ -118,7 +119,7 @@ export async function preparedPage(db: Db, shape: PageShape, bucketIds: readonly
   const oneBucket = bucketIds.length === 1;
   const name = `${shape.filter}_${shape.order}_${oneBucket}`;
   let statement = byName.get(name);
-  if (!statement) byName.set(name, (statement = prepare(db, shape.filter, shape.order, oneBucket)));
+  if (!statement) byName.set(name, (statement = withFastRows(prepare(db, shape.filter, shape.order, oneBucket))));
   const rows = await statement.execute({
     bucket: bucketIds[0], buckets: [...bucketIds], snapshot: shape.snapshot, values: shape.values, account: accountId, limit, skip,
   });

@@ -131,7 +131,7 @@ test('an assign rule is added, changed and deleted by keyboard', async ({ page }
   await expect(confirm).toBeHidden();
   await expect(changed).toHaveCount(0);
   await expect(page.getByTestId('rule-add')).toBeFocused();
-  expect(await rulesNow()).toEqual([]);
+  await expect.poll(rulesNow).toEqual([]);
 });
 
 test('an expert organisation with its free flag, and notification users up to the limit', async ({ page }) => {

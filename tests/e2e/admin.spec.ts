@@ -229,7 +229,8 @@ test('a procedure step: its flags switch by keyboard, and Delete on the row asks
   await expect(during).toHaveAttribute('aria-pressed', 'true');
   const stored = async () => (await apiAs<{ id: number; reportDuringExam: boolean; showLocalVideo: boolean; modality: string }[]>('admin', 'GET', 'buckets/1/steps')).body
     .find((s) => s.id === made.body.id);
-  expect(await stored()).toMatchObject({ reportDuringExam: true, showLocalVideo: false, modality: 'CT' });
+  // Polled: the switch may show its new state while its write is still on the way.
+  await expect.poll(stored).toMatchObject({ reportDuringExam: true, showLocalVideo: false, modality: 'CT' });
 
   // Delete on the focused row: the dialog starts on Cancel (Escape keeps the step), then Delete confirms.
   await row.focus();
@@ -242,7 +243,7 @@ test('a procedure step: its flags switch by keyboard, and Delete on the row asks
   await page.keyboard.press('Delete');
   await dialog.getByRole('button', { name: 'Delete' }).click();
   await expect(row).toHaveCount(0);
-  expect(await stored()).toBeUndefined();
+  await expect.poll(stored).toBeUndefined();
 });
 
 test('a member leaves the group after a confirmation, and the group is gone from their list', async ({ page }) => {

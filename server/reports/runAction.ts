@@ -13,7 +13,7 @@ import { accounts, bucketMembers, exams, reportTraces, reports, roleUsers, roles
 import type { Db } from '../db/client';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
-import { syncExams } from './examSync';
+import { syncExamCte, syncExams } from './examSync';
 import { decideJointExams } from './joint';
 import { actorIn, loadReport, stateFromRow, type LoadedReport, type ReportRow } from './load';
 import { traceSnapshot } from './traceSnapshot';
@@ -66,7 +66,10 @@ export async function runAction(deps: Deps, access: Access, reportId: number, ac
       fromStatus: state.status, toStatus: writing.status,
       reason: traceReason(action, body), snapshot: traceSnapshot(writing), created: now,
     }).returning({ traceId: reportTraces.id }));
-    const [returned] = await tx.with(trace).update(reports).set({ ...update, version: row.version + 1 })
+    // The exam copy is brought up to date in the same statement when the report covers one exam before and after.
+    const examIds = [...new Set([row.examId, ...row.jointExamIds, ...writing.jointExamIds])];
+    const examSync = examIds.length === 1 ? syncExamCte(tx, row.examId, writing) : null;
+    const [returned] = await (examSync ? tx.with(trace, examSync) : tx.with(trace)).update(reports).set({ ...update, version: row.version + 1 })
       .where(and(eq(reports.id, row.id), eq(reports.version, row.version))).returning({ ...getTableColumns(reports), names: namesOfRow });
     // The row is locked FOR UPDATE, so this only happens if a writer bypassed the lock; refuse rather than overwrite
     // (the transaction ends and takes the trace with it).
@@ -74,13 +77,21 @@ export async function runAction(deps: Deps, access: Access, reportId: number, ac
     const { names, ...written } = returned;
     const after = stateFromRow(written, loaded.exam);
 
-    await syncExams(tx, [row.examId, ...row.jointExamIds, ...written.jointExamIds]);
+    // Written as planned (it is: the update sets exactly `writing`), or the copy is made again from the table.
+    if (!examSync || !sameFacts(written, writing)) await syncExams(tx, [row.examId, ...row.jointExamIds, ...written.jointExamIds]);
     if (action === 'assign' || action === 'assign-remove') {
       await tx.update(exams).set({ assigneeId: written.assigneeId }).where(eq(exams.id, row.examId));
     }
     const view = { row: written, exam: loaded.exam, state: after };
     return toView(view, actor, new Map(names ?? []));
   });
+}
+
+/** Whether the row as written has the exam copy's facts `planned` said it would. */
+function sameFacts(written: ReportRow, planned: ReportRow): boolean {
+  return written.status === planned.status && written.lockedById === planned.lockedById && written.creatorId === planned.creatorId
+    && (written.deletedTime === null) === (planned.deletedTime === null) && written.examId === planned.examId
+    && written.jointExamIds.length === planned.jointExamIds.length && written.jointExamIds.every((id, i) => id === planned.jointExamIds[i]);
 }
 
 async function refuse(tx: Db, state: ReportState, actor: { id: number; actions: readonly string[] }, action: ReportAction, row: ReportRow): Promise<never> {

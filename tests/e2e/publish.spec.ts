@@ -168,6 +168,9 @@ test('the recalled report says why patients do not see it; u on a row unpublishe
   await expect(target).toBeVisible();
   await page.keyboard.press('u');
   await expect(dialog).toBeVisible();
+  // Enter goes to what has the focus: the dialog moves it to its confirm button once it is open (an Enter before
+  // that would reach the row behind it).
+  await expect(dialog.getByTestId('confirm-unpublish')).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(target).toHaveCount(0);
   total -= 1;

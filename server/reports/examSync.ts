@@ -8,6 +8,14 @@ export function coversExam(examId: number) {
 }
 
 /**
+ * The exam copy's status of a covering report: presentedStatus in SQL (a covering report is never deleted, so it
+ * reads 'locked' exactly when someone holds the lock).
+ */
+const copyStatus = sql`case when ${reports.lockedById} is not null then 'locked' else ${reports.status} end`;
+/** The current report is a written one before an empty shell, then the newest: this, descending, then the id. */
+const isWritten = sql`${reports.status} <> 'none'`;
+
+/**
  * Keeps exams.report_id / report_status / report_creator_id (the worklist's copy) equal to the exam's current
  * report: the written one before an empty shell, the newest first. Called inside every report write;
  * exams are updated in id order so two writers touching the same exams cannot deadlock.
@@ -15,17 +23,12 @@ export function coversExam(examId: number) {
 export async function syncExams(tx: Db, examIds: Iterable<number>): Promise<void> {
   for (const examId of [...new Set(examIds)].sort((a, b) => a - b)) {
     // One statement per exam (it was a read, then a write): the current report is a row subquery, which gives
-    // nulls when no report covers the exam. The status is presentedStatus in SQL: a covering report is never deleted,
-    // so it reads 'locked' exactly when someone holds the lock.
+    // nulls when no report covers the exam.
     const current = tx
-      .select({
-        id: reports.id,
-        status: sql`case when ${reports.lockedById} is not null then 'locked' else ${reports.status} end`,
-        creatorId: reports.creatorId,
-      })
+      .select({ id: reports.id, status: copyStatus, creatorId: reports.creatorId })
       .from(reports)
       .where(coversExam(examId))
-      .orderBy(sql`(${reports.status} <> 'none') desc`, desc(reports.id))
+      .orderBy(sql`(${isWritten}) desc`, desc(reports.id))
       .limit(1);
     await tx.execute(sql`update ${exams} set (report_id, report_status, report_creator_id) = (${current}) where ${exams.id} = ${examId}`);
   }
@@ -53,12 +56,13 @@ export function syncExamCte(tx: Db, examId: number, w: WrittenFacts) {
   const others = tx
     .select({
       id: reports.id,
-      status: sql`case when ${reports.lockedById} is not null then 'locked' else ${reports.status} end`.as('status'),
+      status: sql`${copyStatus}`.as('status'),
       creatorId: sql`${reports.creatorId}`.as('creator_id'),
-      written: sql`${reports.status} <> 'none'`.as('written'),
+      written: sql`${isWritten}`.as('written'),
     })
     .from(reports)
     .where(and(coversExam(examId), ne(reports.id, w.id)));
+  // The report being written, by the same two rules in values: copyStatus and isWritten.
   const self = covers
     ? sql` union all select ${w.id}::int, ${w.lockedById !== null ? 'locked' : w.status}::varchar, ${w.creatorId}::int, ${w.status !== 'none'}::boolean`
     : sql``;

@@ -1,10 +1,10 @@
-import { and, desc, eq, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, ne, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { exams, reports } from '../db/schema';
 
-/** A live report covering the exam: its own, or one that reports it jointly (core §5). */
-export function coversExam(examId: number) {
-  return and(isNull(reports.deletedTime), or(eq(reports.examId, examId), sql`${reports.jointExamIds} @> ${JSON.stringify([examId])}::jsonb`));
+/** A live report covering the exam: its own, or one that reports it jointly (core §5). `asJson` is `[examId]` as JSON text. */
+export function coversExam(examId: number | Placeholder, asJson: string | Placeholder = JSON.stringify([examId])) {
+  return and(isNull(reports.deletedTime), or(eq(reports.examId, examId), sql`${reports.jointExamIds} @> ${asJson}::jsonb`));
 }
 
 /**
@@ -34,25 +34,30 @@ export async function syncExams(tx: Db, examIds: Iterable<number>): Promise<void
   }
 }
 
-/** A report's facts the exam copy is made of, as the statement writing the report leaves them. */
-export interface WrittenFacts {
-  id: number;
-  examId: number;
-  jointExamIds: readonly number[];
-  status: string;
-  lockedById: number | null;
-  creatorId: number | null;
-  deletedTime: Date | null;
+/** The facts of the report being written that the exam copy reads: values, or placeholders of a prepared statement. */
+export interface SelfFacts {
+  id: number | Placeholder;
+  /** copyStatus of the row as written: 'locked' while someone holds the lock, else its status. */
+  status: string | Placeholder;
+  creatorId: number | null | Placeholder;
+  /** isWritten of the row as written. */
+  written: boolean | Placeholder;
+}
+
+/** The exam copy's facts of a report as a write leaves it, or null when it no longer covers the exam. */
+export function selfFacts(examId: number, w: { id: number; examId: number; jointExamIds: readonly number[]; status: string; lockedById: number | null; creatorId: number | null; deletedTime: Date | null }): SelfFacts | null {
+  const covers = w.deletedTime === null && (w.examId === examId || w.jointExamIds.includes(examId));
+  return covers ? { id: w.id, status: w.lockedById !== null ? 'locked' : w.status, creatorId: w.creatorId, written: w.status !== 'none' } : null;
 }
 
 /**
- * syncExams for one exam as a CTE of the statement that writes report `w` (issue 18: one round trip less on every
- * save, submit and approve). Every CTE reads the snapshot from before the statement, so the report being written is
- * not read from the table: its new facts come in as values, and the other reports covering the exam (which this
- * statement does not change) come from the table, exactly as syncExams would read them after the write.
+ * syncExams for one exam as a CTE of the statement that writes report `reportId` (issue 18: one round trip less on
+ * every save, submit and approve). Every CTE reads the snapshot from before the statement, so the report being written
+ * is not read from the table: its new facts (`self`, null when it no longer covers the exam) come in as values, and the
+ * other reports covering the exam (which this statement does not change) come from the table, exactly as syncExams
+ * would read them after the write. `only` is the condition the update waits for (that the report's write happened).
  */
-export function syncExamCte(tx: Db, examId: number, w: WrittenFacts) {
-  const covers = w.deletedTime === null && (w.examId === examId || w.jointExamIds.includes(examId));
+export function syncExamCte(tx: Db, exam: { id: number | Placeholder; asJson: string | Placeholder }, reportId: number | Placeholder, self: SelfFacts | null, only: SQL) {
   const others = tx
     .select({
       id: reports.id,
@@ -61,13 +66,11 @@ export function syncExamCte(tx: Db, examId: number, w: WrittenFacts) {
       written: sql`${isWritten}`.as('written'),
     })
     .from(reports)
-    .where(and(coversExam(examId), ne(reports.id, w.id)));
+    .where(and(coversExam(exam.id, exam.asJson), ne(reports.id, reportId)));
   // The report being written, by the same two rules in values: copyStatus and isWritten.
-  const self = covers
-    ? sql` union all select ${w.id}::int, ${w.lockedById !== null ? 'locked' : w.status}::varchar, ${w.creatorId}::int, ${w.status !== 'none'}::boolean`
-    : sql``;
+  const selfRow = self ? sql` union all select ${self.id}::int, ${self.status}::varchar, ${self.creatorId}::int, ${self.written}::boolean` : sql``;
   return tx.$with('exam_sync', { examId: sql<number>`exam_id` }).as(sql`update ${exams}
-    set (report_id, report_status, report_creator_id) = (select c.id, c.status, c.creator_id from (${others}${self}) c
+    set (report_id, report_status, report_creator_id) = (select c.id, c.status, c.creator_id from (${others}${selfRow}) c
       order by c.written desc, c.id desc limit 1)
-    where ${exams.id} = ${examId} returning ${exams.id} as exam_id`);
+    where ${exams.id} = ${exam.id} and ${only} returning ${exams.id} as exam_id`);
 }

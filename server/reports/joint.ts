@@ -2,6 +2,8 @@ import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { JointExamCandidate } from '../../contract/reports';
 import type { Db } from '../db/client';
+import { withFastRows } from '../db/fastRows';
+import { preparedOnce } from '../db/preparedOnce';
 import { exams } from '../db/schema';
 import { ApiError } from '../http/errors';
 import type { ReportRow } from './load';
@@ -14,10 +16,16 @@ const VISIT_HOURS = 12;
  * that no written report covers yet. One report may cover them all; the writer confirms or discards each.
  */
 export async function jointCandidates(tx: Db, examId: number): Promise<JointExamCandidate[]> {
+  const rows = await preparedOnce(tx, 'report_joint_candidates', () => prepareCandidates(tx)).execute({ exam: examId });
+  return rows.map((r) => ({ ...r, examTime: r.examTime.toISOString() }));
+}
+
+function prepareCandidates(tx: Db) {
   // One statement (it was the exam, then its candidates): the exam joins as `self`. A blank patient id (what JS's
   // trim() would empty) has no candidates: an unknown patient is nobody's visit.
   const self = alias(exams, 'self');
-  const rows = await tx.select({
+  const examId = sql.placeholder('exam');
+  return withFastRows(tx.select({
     id: exams.id, modality: exams.modality, bodyPart: exams.bodyPart, studyDescription: exams.studyDescription,
     accessionNumber: exams.accessionNumber, examTime: exams.examTime,
   }).from(exams).innerJoin(self, eq(self.id, examId)).where(and(
@@ -30,8 +38,7 @@ export async function jointCandidates(tx: Db, examId: number): Promise<JointExam
     sql`abs(extract(epoch from (${exams.examTime} - ${self.examTime}))) < ${VISIT_HOURS * 3600}`,
     sql`not exists (select 1 from reports r where r.deleted_time is null and r.status <> 'none'
       and (r.exam_id = ${exams.id} or r.joint_exam_ids @> jsonb_build_array(${exams.id})))`,
-  )).orderBy(asc(exams.examTime), asc(exams.id)).limit(20);
-  return rows.map((r) => ({ ...r, examTime: r.examTime.toISOString() }));
+  )).orderBy(asc(exams.examTime), asc(exams.id)).limit(20).prepare('report_joint_candidates'));
 }
 
 /** Only the white space of JavaScript's String.prototype.trim, as a PostgreSQL regular expression. */

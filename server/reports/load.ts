@@ -1,9 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { ACTIONS } from '../../contract/actions';
 import type { ReportActor } from '../../machines/report';
 import type { ReportState } from '../../machines/reportTransitions';
 import type { Access } from '../access/access';
 import type { Db } from '../db/client';
+import { withFastRows } from '../db/fastRows';
+import { preparedOnce } from '../db/preparedOnce';
 import { exams, reports } from '../db/schema';
 import { ApiError } from '../http/errors';
 
@@ -49,10 +51,18 @@ export function stateFromRow(row: ReportFacts, exam: Pick<ExamFacts, 'targetBuck
   };
 }
 
+function loadStatement(db: Db, forUpdate: boolean) {
+  const name = forUpdate ? 'report_load_for_update' : 'report_load';
+  return preparedOnce(db, name, () => {
+    const query = db.select({ row: reports, exam: examFacts }).from(reports).innerJoin(exams, eq(exams.id, reports.examId))
+      .where(eq(reports.id, sql.placeholder('id')));
+    return withFastRows(forUpdate ? query.for('update', { of: reports }).prepare(name) : query.prepare(name));
+  });
+}
+
 /** One report with its exam; `forUpdate` locks the report row so actions on one report run one at a time. */
 export async function loadReport(db: Db, id: number, opts: { forUpdate?: boolean } = {}): Promise<LoadedReport | null> {
-  const query = db.select({ row: reports, exam: examFacts }).from(reports).innerJoin(exams, eq(exams.id, reports.examId)).where(eq(reports.id, id));
-  const [found] = opts.forUpdate ? await query.for('update', { of: reports }) : await query;
+  const [found] = await loadStatement(db, opts.forUpdate === true).execute({ id });
   if (!found) return null;
   return { row: found.row, exam: found.exam, state: stateFromRow(found.row, found.exam) };
 }

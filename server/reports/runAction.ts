@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { isBlankReportHtml, sanitizeReportHtml } from '../../contract/reportHtml';
 import {
   CONTENT_ACTIONS, type ReportAction, type ReportActionInput, type ReportView, type reportActionInput,
@@ -9,18 +9,17 @@ import {
 } from '../../machines/reportTransitions';
 import { isAction, type BucketAccess } from '../../contract/actions';
 import { actionsFor, type Access } from '../access/access';
-import { accounts, bucketMembers, exams, reportTraces, reports, roleUsers, roles } from '../db/schema';
+import { accounts, bucketMembers, exams, roleUsers, roles } from '../db/schema';
 import type { Db } from '../db/client';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
-import { syncExamCte, syncExams } from './examSync';
+import { syncExams } from './examSync';
 import { decideJointExams } from './joint';
 import { actorIn, loadReport, stateFromRow, type LoadedReport, type ReportRow } from './load';
-import { traceSnapshot } from './traceSnapshot';
-import { namesOfRow, toView } from './view';
+import { toView } from './view';
+import { writeReport, type RowUpdate } from './write';
 
 type Body = z.infer<typeof reportActionInput>;
-type RowUpdate = Partial<typeof reports.$inferInsert>;
 
 const CONTENT_FIELDS = ['finding', 'diagnosis', 'positive', 'note', 'bodypartCount', 'criticalValue', 'extensions'] as const;
 /** Holding or releasing the editing lock is not an operation on the report (core §4 "time of the last operation"). */
@@ -30,61 +29,78 @@ const TAKES_CONTENT: readonly ReportAction[] = [...CONTENT_ACTIONS, 'sync'];
 
 const hasContent = (body: Body) => CONTENT_FIELDS.some((f) => body[f] !== undefined);
 
+/** Actions that write more than the report, its trace and the exam copy: they run in a transaction from the start. */
+const FOLLOW_UP_WRITES: readonly ReportAction[] = ['assign', 'assign-remove'];
+
 /**
- * One report action: the machine decides on the locked row, the version guards against stale writers,
- * then row, trace and the exams' copy change in the same transaction — or nothing does.
+ * One report action. Nearly always it writes the report, its trace and one exam's worklist copy, and then it is one
+ * statement guarded by the version the row was read at: no transaction, so no BEGIN and COMMIT round trips (issue 18).
+ * A writer who got in between makes the guard match nothing and nothing is written; the action then runs again the
+ * careful way, in a transaction that locks the row, which gives the answer the lock would have given (the version
+ * conflict, with the row's current version and status). Joint reports and assignments take that way from the start.
  */
 export async function runAction(deps: Deps, access: Access, reportId: number, action: ReportAction, body: Body): Promise<ReportView> {
-  return deps.db.transaction(async (tx) => {
-    const loaded = await loadReport(tx, reportId, { forUpdate: true });
-    if (!loaded || !access.buckets.has(loaded.row.bucketId)) throw new ApiError('NotFound');
-    if (loaded.exam.deletedTime !== null) throw new ApiError('NotFound', 'The exam of this report was deleted');
-    const { row, state } = loaded;
-    const actor = actorIn(access, row.bucketId);
-    const event = eventFor(action, actor, { reason: body.reason, accountId: body.accountId, allowAdvisorEdit: body.allowAdvisorEdit });
+  if (!FOLLOW_UP_WRITES.includes(action)) {
+    const view = await act(deps, deps.db, 'optimistic', access, reportId, action, body);
+    if (view) return view;
+  }
+  return deps.db.transaction(async (tx) => (await act(deps, tx, 'locked', access, reportId, action, body))!);
+}
 
-    const next = applyEvent(state, event);
-    if (!next) await refuse(tx, state, actor, action, row);
-    if (body.version !== row.version) {
-      throw new ApiError('VersionConflict', undefined, { version: row.version, status: presentedStatus(state) });
-    }
-    // Content in an advise is an edit: only an advisor the creator lets edit (core §6) may send it.
-    if (action === 'advise' && hasContent(body) && !isAllowed(state, actor, 'save')) {
-      throw new ApiError('Forbidden', 'Advice may not change the report unless the creator lets advisors edit', { action });
-    }
-    const now = deps.clock.now();
-    const update = await changesFor(tx, { action, body, loaded, next: next!, actorId: actor.id, now });
+/**
+ * The action on the row as read: the machine decides, the version guards against stale writers, then row, trace and
+ * the exams' copy change in one statement (plus syncExams and the assignee's copy in the locked way) — or nothing
+ * does. 'optimistic' answers null where only the locked way can go on: the report covers several exams, or another
+ * writer changed the row after it was read.
+ */
+async function act(deps: Deps, db: Db, mode: 'optimistic' | 'locked', access: Access, reportId: number, action: ReportAction, body: Body): Promise<ReportView | null> {
+  const loaded = await loadReport(db, reportId, { forUpdate: mode === 'locked' });
+  if (!loaded || !access.buckets.has(loaded.row.bucketId)) throw new ApiError('NotFound');
+  if (loaded.exam.deletedTime !== null) throw new ApiError('NotFound', 'The exam of this report was deleted');
+  const { row, state } = loaded;
+  const actor = actorIn(access, row.bucketId);
+  const event = eventFor(action, actor, { reason: body.reason, accountId: body.accountId, allowAdvisorEdit: body.allowAdvisorEdit });
 
-    // One statement writes the row and its trace, and brings the row back with the names of the people it mentions
-    // (what namesFor reads): two round trips less. The trace's snapshot is made of what this update writes over the
-    // locked row (the columns it keeps come from the row as read; undefined means "unchanged", as drizzle's set has it).
-    const writing: ReportRow = { ...row, version: row.version + 1 };
-    for (const [key, value] of Object.entries(update)) if (value !== undefined) Object.assign(writing, { [key]: value });
-    const trace = tx.$with('trace').as(tx.insert(reportTraces).values({
-      reportId: row.id, accountId: actor.id, action,
-      // Lifecycle statuses: the lock is the action itself (lock, unlock...) and the locker is in the snapshot.
-      fromStatus: state.status, toStatus: writing.status,
-      reason: traceReason(action, body), snapshot: traceSnapshot(writing), created: now,
-    }).returning({ traceId: reportTraces.id }));
-    // The exam copy is brought up to date in the same statement when the report covers one exam before and after.
-    const examIds = [...new Set([row.examId, ...row.jointExamIds, ...writing.jointExamIds])];
-    const examSync = examIds.length === 1 ? syncExamCte(tx, row.examId, writing) : null;
-    const [returned] = await (examSync ? tx.with(trace, examSync) : tx.with(trace)).update(reports).set({ ...update, version: row.version + 1 })
-      .where(and(eq(reports.id, row.id), eq(reports.version, row.version))).returning({ ...getTableColumns(reports), names: namesOfRow });
-    // The row is locked FOR UPDATE, so this only happens if a writer bypassed the lock; refuse rather than overwrite
-    // (the transaction ends and takes the trace with it).
-    if (!returned) throw new ApiError('VersionConflict', undefined, { version: row.version });
-    const { names, ...written } = returned;
-    const after = stateFromRow(written, loaded.exam);
+  const next = applyEvent(state, event);
+  if (!next) await refuse(db, state, actor, action, row);
+  if (body.version !== row.version) {
+    throw new ApiError('VersionConflict', undefined, { version: row.version, status: presentedStatus(state) });
+  }
+  // Content in an advise is an edit: only an advisor the creator lets edit (core §6) may send it.
+  if (action === 'advise' && hasContent(body) && !isAllowed(state, actor, 'save')) {
+    throw new ApiError('Forbidden', 'Advice may not change the report unless the creator lets advisors edit', { action });
+  }
+  const now = deps.clock.now();
+  const update = await changesFor(db, { action, body, loaded, next: next!, actorId: actor.id, now });
 
-    // Written as planned (it is: the update sets exactly `writing`), or the copy is made again from the table.
-    if (!examSync || !sameFacts(written, writing)) await syncExams(tx, [row.examId, ...row.jointExamIds, ...written.jointExamIds]);
-    if (action === 'assign' || action === 'assign-remove') {
-      await tx.update(exams).set({ assigneeId: written.assigneeId }).where(eq(exams.id, row.examId));
-    }
-    const view = { row: written, exam: loaded.exam, state: after };
-    return toView(view, actor, new Map(names ?? []));
+  // The trace's snapshot is made of what this update writes over the row as read (the columns it keeps come from the
+  // row; undefined means "unchanged", as drizzle's set has it).
+  const writing: ReportRow = { ...row, version: row.version + 1 };
+  for (const [key, value] of Object.entries(update)) if (value !== undefined) Object.assign(writing, { [key]: value });
+  // The exam copy is brought up to date in the same statement when the report covers one exam before and after.
+  const examIds = [...new Set([row.examId, ...row.jointExamIds, ...writing.jointExamIds])];
+  if (mode === 'optimistic' && examIds.length !== 1) return null;
+  const syncExamId = examIds.length === 1 ? row.examId : null;
+  const returned = await writeReport(db, {
+    row, update, writing, syncExamId, trace: { accountId: actor.id, action, reason: traceReason(action, body), created: now },
   });
+  if (!returned) {
+    if (mode === 'optimistic') return null;
+    // The row is locked FOR UPDATE, so this only happens if a writer bypassed the lock; refuse rather than overwrite.
+    throw new ApiError('VersionConflict', undefined, { version: row.version });
+  }
+  const { names, ...writtenRow } = returned;
+  const after = stateFromRow(writtenRow, loaded.exam);
+
+  // Written as planned (it is: the update sets exactly `writing`), or the copy is made again from the table.
+  if (syncExamId === null || !sameFacts(writtenRow, writing)) {
+    const ids = [row.examId, ...row.jointExamIds, ...writtenRow.jointExamIds];
+    await (mode === 'locked' ? syncExams(db, ids) : db.transaction((tx) => syncExams(tx, ids)));
+  }
+  if (action === 'assign' || action === 'assign-remove') {
+    await db.update(exams).set({ assigneeId: writtenRow.assigneeId }).where(eq(exams.id, row.examId));
+  }
+  return toView({ row: writtenRow, exam: loaded.exam, state: after }, actor, new Map(names ?? []));
 }
 
 /** Whether the row as written has the exam copy's facts `planned` said it would. */

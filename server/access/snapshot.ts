@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { withFastRows } from '../db/fastRows';
+import { preparedOnce } from '../db/preparedOnce';
 import { accounts } from '../db/schema';
 import { accessFromRows, type Access, type AccessRows } from './access';
 
@@ -29,7 +30,6 @@ function prepare(db: Db) {
   return withFastRows(db.select({ account: accounts, access: accessText }).from(accounts)
     .where(eq(accounts.id, sql.placeholder('id'))).prepare('auth_account_access'));
 }
-const statements = new WeakMap<Db, ReturnType<typeof prepare>>();
 
 /**
  * Access objects by the exact text of their rows. A pure memo — the same rows always make the same Access — so it
@@ -59,9 +59,7 @@ export function accessOfText(accountId: number, text: string): Access {
 
 /** One round trip: the account row (or null) and its Access, as loadAccess would build it now. */
 export async function loadAccountWithAccess(db: Db, accountId: number): Promise<{ account: AccountRow; access: () => Access } | null> {
-  let statement = statements.get(db);
-  if (!statement) statements.set(db, (statement = prepare(db)));
-  const [found] = await statement.execute({ id: accountId });
+  const [found] = await preparedOnce(db, 'auth_account_access', prepare).execute({ id: accountId });
   if (!found) return null;
   return { account: found.account, access: () => accessOfText(accountId, found.access) };
 }

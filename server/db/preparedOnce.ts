@@ -9,11 +9,21 @@ import type { Db } from './client';
  */
 const byDb = new WeakMap<Db, Map<string, unknown>>();
 
-export function preparedOnce<T>(db: Db, name: string, make: () => T): T {
+/**
+ * On PostgreSQL a statement made here runs on the database's planned twin: the same database through a pool whose
+ * connections use the statement's generic plan, planned once, instead of planning it again on every execution
+ * (server/db/client.ts says why only these statements). A transaction's handle has no twin: its statements run on it.
+ */
+const plannedTwins = new WeakMap<Db, Db>();
+export function setPlannedTwin(db: Db, twin: Db): void {
+  plannedTwins.set(db, twin);
+}
+
+export function preparedOnce<T>(db: Db, name: string, make: (db: Db) => T): T {
   let byName = byDb.get(db);
   if (!byName) byDb.set(db, (byName = new Map()));
   // The map holds every statement type; `name` is unique per statement, so what it holds under `name` is a T.
   let statement = byName.get(name) as T | undefined;
-  if (statement === undefined) byName.set(name, (statement = make()));
+  if (statement === undefined) byName.set(name, (statement = make(plannedTwins.get(db) ?? db)));
   return statement;
 }

@@ -16,7 +16,7 @@ const VISIT_HOURS = 12;
  * that no written report covers yet. One report may cover them all; the writer confirms or discards each.
  */
 export async function jointCandidates(tx: Db, examId: number): Promise<JointExamCandidate[]> {
-  const rows = await preparedOnce(tx, 'report_joint_candidates', () => prepareCandidates(tx)).execute({ exam: examId });
+  const rows = await preparedOnce(tx, 'report_joint_candidates', prepareCandidates).execute({ exam: examId });
   return rows.map((r) => ({ ...r, examTime: r.examTime.toISOString() }));
 }
 

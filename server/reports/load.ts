@@ -53,8 +53,8 @@ export function stateFromRow(row: ReportFacts, exam: Pick<ExamFacts, 'targetBuck
 
 function loadStatement(db: Db, forUpdate: boolean) {
   const name = forUpdate ? 'report_load_for_update' : 'report_load';
-  return preparedOnce(db, name, () => {
-    const query = db.select({ row: reports, exam: examFacts }).from(reports).innerJoin(exams, eq(exams.id, reports.examId))
+  return preparedOnce(db, name, (on) => {
+    const query = on.select({ row: reports, exam: examFacts }).from(reports).innerJoin(exams, eq(exams.id, reports.examId))
       .where(eq(reports.id, sql.placeholder('id')));
     return withFastRows(forUpdate ? query.for('update', { of: reports }).prepare(name) : query.prepare(name));
   });

@@ -65,7 +65,7 @@ export async function writeReport(db: Db, w: ReportWrite) {
   const key = `${setKeys.join(',')}|${sync}`;
   let name = names.get(key);
   if (!name) names.set(key, (name = `report_write_${names.size}`));
-  const statement = preparedOnce(db, name, () => build(db, setKeys, sync, name));
+  const statement = preparedOnce(db, name, (on) => build(on, setKeys, sync, name));
 
   const values: Record<string, unknown> = {
     id: row.id, version: row.version, next_version: row.version + 1,

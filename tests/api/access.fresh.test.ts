@@ -88,3 +88,60 @@ describe('a change of rights counts from the very next request', () => {
     }
   });
 });
+
+/**
+ * The worklist's page checks the rights inside its own statement (checksAuth): it runs with the rights read at the
+ * account's last request and answers only if its statement read the same rows back. Here nothing but the page is
+ * asked between a change and the next page, so the rights it starts from are always the old ones.
+ */
+describe('the worklist page, asked again straight after a change', () => {
+  // The worklist's own request: the view's snapshot instant (a shape of server/exams/prepared.ts).
+  const opened = () => ({ field: 'created', operator: 'lte', values: [new Date(Date.now() + 3_600_000).toISOString()] });
+  const page = (token: string, body: object = { filters: [opened()], limit: 20 }) => s.request('POST', 'exams/page-query', { token, body });
+
+  it('answers with the organisation taken away, and with it back', async () => {
+    const r = await reader();
+    expect((await page(r.token)).body.items.length).toBeGreaterThan(0);
+    expect((await page(r.token)).body.items.length).toBeGreaterThan(0);
+    const [membership] = await s.db.db.delete(t.bucketMembers)
+      .where(and(eq(t.bucketMembers.accountId, r.id), eq(t.bucketMembers.bucketId, s.ids.hospitalId))).returning();
+    expect((await page(r.token)).body).toMatchObject({ items: [], total: 0 });
+    await s.db.db.insert(t.bucketMembers).values(membership!);
+    expect((await page(r.token)).body.items.length).toBeGreaterThan(0);
+  });
+
+  it('answers without the exams of a role whose action was removed, on a quick-filter page too', async () => {
+    const r = await reader();
+    const ct = { filters: [opened(), { field: 'modality', operator: 'in', values: ['CT', 'MR', 'DX', 'CR', 'US', 'MG'] }], limit: 20 };
+    expect((await page(r.token, ct)).status).toBe(200);
+    expect((await page(r.token)).body.items.length).toBeGreaterThan(0);
+    await s.db.db.update(t.roles).set({ actions: [] }).where(eq(t.roles.id, r.roleId));
+    expect((await page(r.token)).body).toMatchObject({ items: [], total: 0 });
+    expect((await page(r.token, ct)).body).toMatchObject({ items: [], total: 0 });
+  });
+
+  it('refuses a disabled account, before it looks at the body', async () => {
+    const r = await reader();
+    expect((await page(r.token)).status).toBe(200);
+    await s.db.db.update(t.accounts).set({ status: 1 }).where(eq(t.accounts.id, r.id));
+    const refused = await page(r.token);
+    expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 401, code: 'JsonWebTokenError' });
+    const bad = await page(r.token, { filters: 'nonsense' });
+    expect({ status: bad.status, code: bad.body.code }).toEqual({ status: 401, code: 'JsonWebTokenError' });
+  });
+
+  it('refuses a token of an older version (signed out everywhere)', async () => {
+    const r = await reader();
+    expect((await page(r.token)).status).toBe(200);
+    const [account] = await s.db.db.select({ tv: t.accounts.tokenVersion }).from(t.accounts).where(eq(t.accounts.id, r.id));
+    await s.db.db.update(t.accounts).set({ tokenVersion: account!.tv + 1 }).where(eq(t.accounts.id, r.id));
+    expect((await page(r.token)).status).toBe(401);
+  });
+
+  it('refuses a deleted account', async () => {
+    const r = await reader();
+    expect((await page(r.token)).status).toBe(200);
+    await s.db.db.delete(t.accounts).where(eq(t.accounts.id, r.id));
+    expect((await page(r.token)).status).toBe(401);
+  });
+});

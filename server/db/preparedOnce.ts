@@ -19,11 +19,12 @@ export function setPlannedTwin(db: Db, twin: Db): void {
   plannedTwins.set(db, twin);
 }
 
-export function preparedOnce<T>(db: Db, name: string, make: (db: Db) => T): T {
+/** `planned: false` keeps the statement off the twin: a statement whose plan depends on its values (see client.ts). */
+export function preparedOnce<T>(db: Db, name: string, make: (db: Db) => T, opts: { planned?: boolean } = {}): T {
   let byName = byDb.get(db);
   if (!byName) byDb.set(db, (byName = new Map()));
   // The map holds every statement type; `name` is unique per statement, so what it holds under `name` is a T.
   let statement = byName.get(name) as T | undefined;
-  if (statement === undefined) byName.set(name, (statement = make(plannedTwins.get(db) ?? db)));
+  if (statement === undefined) byName.set(name, (statement = make(opts.planned === false ? db : plannedTwins.get(db) ?? db)));
   return statement;
 }

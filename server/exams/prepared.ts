@@ -111,23 +111,13 @@ function prepare(db: Db, filter: ShapeFilter, order: ShapeOrder, oneBucket: bool
     .prepare(`exam_page_${filter}_${order}_${oneBucket ? 'one' : 'many'}`);
 }
 
-const statements = new WeakMap<Db, Map<string, ReturnType<typeof prepare>>>();
-
 /** One page of a shape: the rows pageOf would answer for the caller's whole scope `bucketIds` (not empty). */
 export async function preparedPage(db: Db, shape: PageShape, bucketIds: readonly number[], accountId: number, skip: number, limit: number, access: Access | null): Promise<ExamListItem[]> {
   const oneBucket = bucketIds.length === 1;
   // One organisation's pages run on their generic plan (preparedOnce: the index in the page's order, whatever the
   // values). Several organisations' `bucket_id = any($1)` needs the values to plan: a generic plan took 370 ms.
   const make = (on: Db) => withFastRows(prepare(on, shape.filter, shape.order, oneBucket));
-  const name = `exam_page_${shape.filter}_${shape.order}_${oneBucket ? 'one' : 'many'}`;
-  let statement: ReturnType<typeof make>;
-  if (oneBucket) statement = preparedOnce(db, name, make);
-  else {
-    let byName = statements.get(db);
-    if (!byName) statements.set(db, (byName = new Map()));
-    statement = byName.get(name) ?? make(db);
-    byName.set(name, statement);
-  }
+  const statement = preparedOnce(db, `exam_page_${shape.filter}_${shape.order}_${oneBucket ? 'one' : 'many'}`, make, { planned: oneBucket });
   const rows = await statement.execute({
     bucket: bucketIds[0], buckets: [...bucketIds], snapshot: shape.snapshot, values: shape.values, account: accountId, limit, skip,
   });

@@ -2,9 +2,13 @@ import { and, desc, eq, isNull, ne, or, sql, type Placeholder, type SQL } from '
 import type { Db } from '../db/client';
 import { exams, reports } from '../db/schema';
 
-/** A live report covering the exam: its own, or one that reports it jointly (core §5). `asJson` is `[examId]` as JSON text. */
-export function coversExam(examId: number | Placeholder, asJson: string | Placeholder = JSON.stringify([examId])) {
-  return and(isNull(reports.deletedTime), or(eq(reports.examId, examId), sql`${reports.jointExamIds} @> ${asJson}::jsonb`));
+/** An exam's id in a prepared statement: the id and `[id]` as JSON text, both placeholders. */
+export interface ExamPlaceholders { id: Placeholder; asJson: Placeholder }
+
+/** A live report covering the exam: its own, or one that reports it jointly (core §5). */
+export function coversExam(exam: number | ExamPlaceholders) {
+  const [id, asJson] = typeof exam === 'number' ? [exam, JSON.stringify([exam])] : [exam.id, exam.asJson];
+  return and(isNull(reports.deletedTime), or(eq(reports.examId, id), sql`${reports.jointExamIds} @> ${asJson}::jsonb`));
 }
 
 /**
@@ -57,7 +61,7 @@ export function selfFacts(examId: number, w: { id: number; examId: number; joint
  * other reports covering the exam (which this statement does not change) come from the table, exactly as syncExams
  * would read them after the write. `only` is the condition the update waits for (that the report's write happened).
  */
-export function syncExamCte(tx: Db, exam: { id: number | Placeholder; asJson: string | Placeholder }, reportId: number | Placeholder, self: SelfFacts | null, only: SQL) {
+export function syncExamCte(tx: Db, exam: ExamPlaceholders, reportId: Placeholder, self: SelfFacts | null, only: SQL) {
   const others = tx
     .select({
       id: reports.id,
@@ -66,7 +70,7 @@ export function syncExamCte(tx: Db, exam: { id: number | Placeholder; asJson: st
       written: sql`${isWritten}`.as('written'),
     })
     .from(reports)
-    .where(and(coversExam(exam.id, exam.asJson), ne(reports.id, reportId)));
+    .where(and(coversExam(exam), ne(reports.id, reportId)));
   // The report being written, by the same two rules in values: copyStatus and isWritten.
   const selfRow = self ? sql` union all select ${self.id}::int, ${self.status}::varchar, ${self.creatorId}::int, ${self.written}::boolean` : sql``;
   return tx.$with('exam_sync', { examId: sql<number>`exam_id` }).as(sql`update ${exams}

@@ -17,7 +17,7 @@ import { syncExams } from './examSync';
 import { decideJointExams } from './joint';
 import { actorIn, loadReport, stateFromRow, type LoadedReport, type ReportRow } from './load';
 import { toView } from './view';
-import { writeReport, type RowUpdate } from './write';
+import { plannedRow, writeReport, type RowUpdate } from './write';
 
 type Body = z.infer<typeof reportActionInput>;
 
@@ -73,16 +73,13 @@ async function act(deps: Deps, db: Db, mode: 'optimistic' | 'locked', access: Ac
   const now = deps.clock.now();
   const update = await changesFor(db, { action, body, loaded, next: next!, actorId: actor.id, now });
 
-  // The trace's snapshot is made of what this update writes over the row as read (the columns it keeps come from the
-  // row; undefined means "unchanged", as drizzle's set has it).
-  const writing: ReportRow = { ...row, version: row.version + 1 };
-  for (const [key, value] of Object.entries(update)) if (value !== undefined) Object.assign(writing, { [key]: value });
+  const writing = plannedRow(row, update);
   // The exam copy is brought up to date in the same statement when the report covers one exam before and after.
   const examIds = [...new Set([row.examId, ...row.jointExamIds, ...writing.jointExamIds])];
   if (mode === 'optimistic' && examIds.length !== 1) return null;
   const syncExamId = examIds.length === 1 ? row.examId : null;
   const returned = await writeReport(db, {
-    row, update, writing, syncExamId, trace: { accountId: actor.id, action, reason: traceReason(action, body), created: now },
+    row, update, syncExamId, trace: { accountId: actor.id, action, reason: traceReason(action, body), created: now },
   });
   if (!returned) {
     if (mode === 'optimistic') return null;

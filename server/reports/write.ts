@@ -15,11 +15,16 @@ export interface ReportWrite {
   row: ReportRow;
   /** The columns the action sets; undefined is "unchanged", as drizzle's set has it. */
   update: RowUpdate;
-  /** The row as the update will leave it (the trace's snapshot and the exam copy are made of it). */
-  writing: ReportRow;
   trace: { accountId: number; action: string; reason: string | null; created: Date };
   /** The exam whose worklist copy the statement brings up to date, or null: the caller runs syncExams. */
   syncExamId: number | null;
+}
+
+/** The row as `update` will leave `row` (undefined is "unchanged", as drizzle's set has it): the trace's snapshot and the exam copy are made of it. */
+export function plannedRow(row: ReportRow, update: RowUpdate): ReportRow {
+  const writing: ReportRow = { ...row, version: row.version + 1 };
+  for (const [key, value] of Object.entries(update)) if (value !== undefined) Object.assign(writing, { [key]: value });
+  return writing;
 }
 
 const p = sql.placeholder;
@@ -58,7 +63,8 @@ const names = new Map<string, string>();
 
 /** Writes the report, its trace and (when `syncExamId` is given) the exam copy in one statement; null when the version moved on. */
 export async function writeReport(db: Db, w: ReportWrite) {
-  const { row, update, writing, trace, syncExamId } = w;
+  const { row, update, trace, syncExamId } = w;
+  const writing = plannedRow(row, update);
   const setKeys = Object.keys(update).filter((k) => update[k as keyof RowUpdate] !== undefined).sort();
   const self = syncExamId === null ? null : selfFacts(syncExamId, writing);
   const sync: SyncShape = syncExamId === null ? 'none' : self ? 'self' : 'others';

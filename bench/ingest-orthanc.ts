@@ -60,8 +60,10 @@ interface Target {
   end(): Promise<void>;
   stop(): Promise<void>;
   /** CPU time (ms, user + system) the server has used so far: its process, and PostgreSQL's backends for it. */
-  cpu(): Promise<number>;
+  cpu(): Promise<Cpu>;
 }
+
+interface Cpu { process: number; database: number }
 
 /** utime + stime of a process from /proc (clock ticks of 10 ms); 0 when it is gone. */
 function processCpuMs(pid: number | undefined): number {
@@ -100,7 +102,7 @@ async function startOrthanc(root: string): Promise<Target> {
     },
     end: async () => {},
     stop: async () => { child.kill('SIGTERM'); await new Promise((r) => child.once('exit', r)); },
-    cpu: async () => processCpuMs(child.pid),
+    cpu: async () => ({ process: processCpuMs(child.pid), database: 0 }),
   };
 }
 
@@ -169,7 +171,7 @@ async function startProduct(root: string): Promise<Target> {
         for (const r of rows) backends.set(r.pid, processCpuMs(r.pid));
       }
       // A backend that left the pool keeps the CPU time last read of it.
-      return processCpuMs(child.pid) + [...backends.values()].reduce((a, b) => a + b, 0);
+      return { process: processCpuMs(child.pid), database: [...backends.values()].reduce((a, b) => a + b, 0) };
     },
   };
 }
@@ -216,7 +218,7 @@ function ctStudy(n: number, round: number): { study: StudyInfo; files: Uint8Arra
   return { study: { studyInstanceUid: studyUid }, files };
 }
 
-interface Measure { target: string; inFlight: number; round: number; files: number; mb: number; seconds: number; p50: number; p95: number; cpuMsPerFile: number }
+interface Measure { target: string; inFlight: number; round: number; files: number; mb: number; seconds: number; p50: number; p95: number; cpuMsPerFile: number; dbCpuMsPerFile: number }
 
 async function run(target: Target, study: StudyInfo, files: Uint8Array<ArrayBuffer>[], inFlight: number, round: number): Promise<Measure> {
   const cpuBefore = await target.cpu();
@@ -234,10 +236,12 @@ async function run(target: Target, study: StudyInfo, files: Uint8Array<ArrayBuff
   }));
   await target.end();
   const seconds = (performance.now() - started) / 1000;
-  const cpuMsPerFile = ((await target.cpu()) - cpuBefore) / files.length;
+  const cpuAfter = await target.cpu();
+  const dbCpuMsPerFile = (cpuAfter.database - cpuBefore.database) / files.length;
+  const cpuMsPerFile = (cpuAfter.process - cpuBefore.process) / files.length + dbCpuMsPerFile;
   latencies.sort((a, b) => a - b);
   const mb = files.reduce((n, f) => n + f.length, 0) / 1e6;
-  return { target: target.name, inFlight, round, files: files.length, mb, seconds, p50: percentile(latencies, 50), p95: percentile(latencies, 95), cpuMsPerFile };
+  return { target: target.name, inFlight, round, files: files.length, mb, seconds, p50: percentile(latencies, 50), p95: percentile(latencies, 95), cpuMsPerFile, dbCpuMsPerFile };
 }
 
 async function main(): Promise<void> {
@@ -260,7 +264,7 @@ async function main(): Promise<void> {
           const m = await run(t, study, files, inFlight, round);
           measures.push(m);
           console.log(`round ${round}, ${inFlight} in flight: ${m.target.padEnd(20)} ${(m.files / m.seconds).toFixed(0).padStart(5)} files/s ` +
-            `${(m.mb / m.seconds).toFixed(1).padStart(6)} MB/s  p50 ${m.p50.toFixed(1)} ms  p95 ${m.p95.toFixed(1)} ms  CPU ${m.cpuMsPerFile.toFixed(1)} ms/file`);
+            `${(m.mb / m.seconds).toFixed(1).padStart(6)} MB/s  p50 ${m.p50.toFixed(1)} ms  p95 ${m.p95.toFixed(1)} ms  CPU ${m.cpuMsPerFile.toFixed(1)} ms/file${m.dbCpuMsPerFile > 0 ? ` (PostgreSQL ${m.dbCpuMsPerFile.toFixed(1)})` : ''}`);
         }
       }
     }

@@ -113,8 +113,7 @@ export async function liveCause(deps: Deps, use: PermitUse, by: PermitCause | un
     case 'session':
     case 'orgToken': {
       const [account] = await db.select({ status: accounts.status, tokenVersion: accounts.tokenVersion }).from(accounts).where(eq(accounts.id, by.a));
-      if (!account || account.status !== 0) throw invalid();
-      if (account.tokenVersion !== by.v) throw expired();
+      assertSessionLive(account, by);
       if (by.k === 'orgToken') {
         const [bucket] = await db.select({ token: buckets.publicUploadToken }).from(buckets).where(eq(buckets.id, by.b));
         if (!bucket?.token || orgTokenFingerprint(bucket.token) !== by.o) throw invalid();
@@ -136,6 +135,12 @@ export async function liveCause(deps: Deps, use: PermitUse, by: PermitCause | un
     default:
       throw invalid();
   }
+}
+
+/** A session's account as read now (or undefined when it is gone) against what the permit remembers of it. */
+export function assertSessionLive(account: { status: number; tokenVersion: number } | undefined, by: SessionCause | OrgTokenCause): asserts account {
+  if (!account || account.status !== 0) throw invalid();
+  if (account.tokenVersion !== by.v) throw expired();
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { matchDevice } from './device';
 import { StorageLimitError, storedName } from '../storage/types';
+import { insertInstance } from './statements';
 
 /** Files up to this size are read whole; bigger ones by their head (to the pixel data) and their last bytes. */
 export const HEAD_BYTES = 16 * 1024 * 1024;
@@ -43,11 +44,10 @@ export async function ingestDicom(
     return refuse(new ApiError('StudyMismatch', undefined, { expected: target.storeUid, received: h.studyInstanceUid }));
   }
   // A row that cannot be written (the exam deleted meanwhile, the database gone) leaves no file behind.
-  const [row] = await deps.db.insert(dicomInstances).values({
+  const row = await insertInstance(deps.db, {
     examId: target.examId, bucketId: target.bucketId, ...indexFields(h), storageKey: key, size: stored.size,
     uploadedBy: target.accountId, created: deps.clock.now(),
-  }).onConflictDoNothing({ target: [dicomInstances.examId, dicomInstances.sopInstanceUid] }).returning()
-    .catch(async (err: unknown) => { await deps.storage.delete(key); throw err; });
+  }).catch(async (err: unknown) => { await deps.storage.delete(key); throw err; });
   if (row) {
     await matchDevice(deps.db, target, h.stationName);
     return { status: 'stored', instance: toStoredInstance(row), warnings: read.warnings };

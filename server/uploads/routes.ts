@@ -19,7 +19,8 @@ import { examInBucket, findOrCreateExam, type ExamRow } from '../exams/create';
 import { completeUpload, openOutsiderStudy, uploadCredentials, uploadSession, type UploadGrant } from './exams';
 import { ingestDicom } from './ingest';
 import { formFile } from '../http/multipart';
-import { accountOf, check, checkLive, liveCause, orgTokenFingerprint, sessionCause, type UploadClaims } from '../auth/permits';
+import { accountOf, assertSessionLive, check, checkLive, liveCause, orgTokenFingerprint, sessionCause, type UploadClaims } from '../auth/permits';
+import { examStoreUidStatement, sessionTargetStatement } from './statements';
 import { policyFileRoutes } from './policyFiles';
 import { policyRoutes } from './policies';
 
@@ -72,18 +73,24 @@ export async function uploadRoutes(app: FastifyInstance, { deps }: { deps: Deps 
   async function targetOf(token: string | undefined) {
     if (!token) throw new ApiError('FileTokenInvalid', 'No upload credentials');
     const claims = check<UploadClaims>(deps, 'upload', token);
-    // The permit's cause and the exam are read side by side (two connections on PostgreSQL: one round trip of
-    // waiting per file instead of two); a dead permit is the answer whatever the exam's read says. Only the study UID
-    // is needed of the exam (the whole row is ~70 columns to read and map, per file).
-    const [live, found] = await Promise.allSettled([
-      liveCause(deps, 'upload', claims.by),
-      db.select({ storeUid: exams.storeUid }).from(exams).where(and(eq(exams.id, claims.e), eq(exams.bucketId, claims.b), isNull(exams.deletedTime))),
-    ]);
+    const target = (storeUid: string | null) => ({ bucketId: claims.b, examId: claims.e, storeUid, accountId: accountOf(claims.by) });
+    const exam = { exam: claims.e, bucket: claims.b };
+    // A member's permit (nearly every file): its account and the exam's study UID in one prepared statement. Only the
+    // study UID is needed of the exam (the whole row is ~70 columns to read and map, per file).
+    if (claims.by?.k === 'session') {
+      const [row] = await sessionTargetStatement(db).execute({ ...exam, account: claims.by.a });
+      assertSessionLive(row, claims.by);
+      if (row.examId === null) throw new ApiError('NotFound');
+      return target(row.storeUid);
+    }
+    // Other causes: the cause and the exam are read side by side (two connections on PostgreSQL: one round trip of
+    // waiting per file instead of two); a dead permit is the answer whatever the exam's read says.
+    const [live, found] = await Promise.allSettled([liveCause(deps, 'upload', claims.by), examStoreUidStatement(db).execute(exam)]);
     if (live.status === 'rejected') throw live.reason;
     if (found.status === 'rejected') throw found.reason;
-    const [exam] = found.value;
-    if (!exam) throw new ApiError('NotFound');
-    return { bucketId: claims.b, examId: claims.e, storeUid: exam.storeUid, accountId: accountOf(claims.by) };
+    const [row] = found.value;
+    if (!row) throw new ApiError('NotFound');
+    return target(row.storeUid);
   }
 
   app.put('/uploads/files', pub, async (req): Promise<UploadFileResult> => {

@@ -144,6 +144,29 @@ describe('upload credentials die with what issued them', () => {
     }
   });
 
+  // A member's permit is checked with the exam in one statement (server/uploads/statements.ts): the session's end is
+  // the answer before the exam's, and a deleted exam takes no more files.
+  it("a member's credentials: a deleted exam is NotFound, and logout ends them whatever the exam", async () => {
+    const member = await createAccount(s, { groupId: s.ids.groupId, buckets: [{ bucketId: s.ids.hospitalId, actions: ['exam_upload'] }] });
+    const bearer = await s.login(member.username);
+    const [first, second] = [newUid(), newUid()];
+    const kept = await initUpload(s, bearer, s.ids.hospitalId, studyInput(first));
+    const gone = await initUpload(s, bearer, s.ids.hospitalId, studyInput(second));
+    expect((await putFile(s, kept.credentials.token, dicomOf(first))).body.status).toBe('stored');
+    expect((await putFile(s, gone.credentials.token, dicomOf(second))).body.status).toBe('stored');
+
+    await s.db.db.update(exams).set({ deletedTime: s.clock.now() }).where(eq(exams.id, gone.exam.id));
+    const toDeleted = await putFile(s, gone.credentials.token, dicomOf(second));
+    expect([toDeleted.status, toDeleted.body.code]).toEqual([404, 'NotFound']);
+    expect((await putFile(s, kept.credentials.token, dicomOf(first))).body.status).toBe('stored');
+
+    expect((await s.request('POST', 'accounts/logout', { token: bearer })).status).toBe(204);
+    for (const [session, uid] of [[kept, first], [gone, second]] as const) {
+      const put = await putFile(s, session.credentials.token, dicomOf(uid));
+      expect([put.status, put.body.code]).toEqual([403, 'FileTokenExpired']);
+    }
+  });
+
   it('a regenerated organisation token ends the credentials issued through the old one', async () => {
     const { bearer } = await outsider();
     const uid = newUid();

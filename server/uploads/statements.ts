@@ -1,0 +1,63 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { withFastRows } from '../db/fastRows';
+import { preparedOnce } from '../db/preparedOnce';
+import { accounts, dicomInstances, exams } from '../db/schema';
+
+/**
+ * The statements every uploaded file runs, made once per database handle (server/db/preparedOnce.ts): drizzle built
+ * each one's SQL again for every file, and the ingest path is timed against Orthanc (issue 18). On PostgreSQL they run
+ * on the planned pool: primary-key and unique-key lookups whose plan never depends on the values.
+ */
+const p = sql.placeholder;
+
+/**
+ * A session permit's account (status and token version) and the exam's Study Instance UID, in one statement: the
+ * account row is always there for a live permit, and the exam is left-joined, so a missing or deleted exam is a row
+ * with a null exam id. No row: the account is gone.
+ */
+export function sessionTargetStatement(db: Db) {
+  return preparedOnce(db, 'upload_session_target', (on) => withFastRows(on
+    .select({ status: accounts.status, tokenVersion: accounts.tokenVersion, examId: exams.id, storeUid: exams.storeUid })
+    .from(accounts)
+    .leftJoin(exams, and(eq(exams.id, p('exam')), eq(exams.bucketId, p('bucket')), isNull(exams.deletedTime)))
+    .where(eq(accounts.id, p('account')))
+    .prepare('upload_session_target')));
+}
+
+/** The exam's Study Instance UID (permits of other causes: their cause is read by liveCause beside it). */
+export function examStoreUidStatement(db: Db) {
+  return preparedOnce(db, 'upload_exam_store_uid', (on) => withFastRows(on
+    .select({ storeUid: exams.storeUid })
+    .from(exams)
+    .where(and(eq(exams.id, p('exam')), eq(exams.bucketId, p('bucket')), isNull(exams.deletedTime)))
+    .prepare('upload_exam_store_uid')));
+}
+
+export type InstanceInsert = Omit<typeof dicomInstances.$inferInsert, 'id' | 'created'> & { created: Date };
+
+const instanceKeys = [
+  'examId', 'bucketId', 'studyInstanceUid', 'seriesInstanceUid', 'sopInstanceUid', 'sopClassUid', 'transferSyntaxUid',
+  'modality', 'seriesNumber', 'seriesDescription', 'instanceNumber', 'rows', 'columns', 'frames', 'storageKey', 'size',
+  'uploadedBy', 'created',
+] as const satisfies readonly (keyof InstanceInsert)[];
+
+/**
+ * One file's instance row, or none when the exam holds that SOP Instance UID already (a file sent twice). Every value
+ * is a placeholder, encoded by its column when the statement runs (the time as drizzle writes it).
+ */
+function instanceInsertStatement(db: Db) {
+  return preparedOnce(db, 'upload_instance_insert', (on) => on.insert(dicomInstances)
+    .values(Object.fromEntries(instanceKeys.map((k) => [k, p(k)])) as unknown as typeof dicomInstances.$inferInsert)
+    .onConflictDoNothing({ target: [dicomInstances.examId, dicomInstances.sopInstanceUid] })
+    .returning()
+    .prepare('upload_instance_insert'));
+}
+
+export async function insertInstance(db: Db, row: InstanceInsert): Promise<typeof dicomInstances.$inferSelect | undefined> {
+  const values: Record<string, unknown> = {};
+  for (const k of instanceKeys) values[k] = row[k] ?? null;
+  values.frames = row.frames ?? 1;
+  const [inserted] = await instanceInsertStatement(db).execute(values);
+  return inserted;
+}

@@ -27,6 +27,12 @@ export interface Storage {
 export interface PutOptions {
   contentType?: string;
   maxBytes?: number;
+  /**
+   * No reader can know the key yet (a new random name, storedName, whose row is written after the file): local storage
+   * may then write bytes in memory straight to their place instead of through a temporary file and a rename, since a
+   * half-written file there is as unreachable as a temporary one. A write that fails removes what it wrote.
+   */
+  fresh?: boolean;
 }
 
 export interface ByteRange {

@@ -72,7 +72,8 @@ interface Stored {
 /** A file whose bytes are all here (a body of declared length up to HEAD_BYTES, a seed's file): one write, no copy. */
 async function storeWhole(deps: Pick<Deps, 'storage'>, key: string, bytes: Uint8Array, maxBytes: number): Promise<Stored> {
   if (bytes.length > maxBytes) throw tooLarge(maxBytes);
-  await deps.storage.put(key, bytes, { contentType: 'application/dicom' });
+  // The key is new and its row comes after the file: nobody can be reading it (PutOptions.fresh).
+  await deps.storage.put(key, bytes, { contentType: 'application/dicom', fresh: true });
   return { size: bytes.length, head: bytes };
 }
 

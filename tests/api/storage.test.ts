@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -166,12 +166,47 @@ describe.each(['local', 's3'] as const)('%s storage', (kind) => {
     expect(res.status).toBe(403);
   });
 
+  it('stores a new name (fresh) in a folder that is not there yet, and gives the same bytes back', async () => {
+    const bytes = randomBytes(3000);
+    const key = `fresh/${storedName('dcm')}/${storedName('dcm')}`;
+    expect(await storage.put(key, bytes, { fresh: true })).toEqual({ size: 3000 });
+    expect(Buffer.compare(await readAll(await storage.get(key)), bytes)).toBe(0);
+  });
+
   it('writes concurrently to one key without mixing the versions', async () => {
     const a = Buffer.alloc(PART * 2, 'a');
     const b = Buffer.alloc(PART * 2, 'b');
     await Promise.all([storage.put('race/one', streamOf(a)), storage.put('race/one', streamOf(b))]);
     const got = await readAll(await storage.get('race/one'));
     expect([a.equals(got), b.equals(got)]).toContain(true);
+  });
+});
+
+describe('local storage folders and fresh names', () => {
+  it('makes a folder again when it was removed, for a written and a fresh file', async () => {
+    const storage = stores.local();
+    await storage.put('folders/a/one', Buffer.from('one'));
+    rmSync(path.join(root, 'folders'), { recursive: true, force: true });
+    rmSync(path.join(root, '.tmp'), { recursive: true, force: true });
+    await storage.put('folders/a/two', Buffer.from('two'));
+    expect(await text(await storage.get('folders/a/two'))).toBe('two');
+    rmSync(path.join(root, 'folders'), { recursive: true, force: true });
+    await storage.put('folders/b/three', Buffer.from('three'), { fresh: true });
+    expect(await text(await storage.get('folders/b/three'))).toBe('three');
+  });
+
+  it('never writes over a file with a fresh name, and leaves that file as it was', async () => {
+    const storage = stores.local();
+    await storage.put('fresh-clash/x', Buffer.from('first'));
+    await expect(storage.put('fresh-clash/x', Buffer.from('second'), { fresh: true })).rejects.toMatchObject({ code: 'EEXIST' });
+    expect(await text(await storage.get('fresh-clash/x'))).toBe('first');
+  });
+
+  it('writes a fresh name in place: no temporary file is made or left behind', async () => {
+    const storage = stores.local();
+    rmSync(path.join(root, '.tmp'), { recursive: true, force: true });
+    await storage.put(`fresh-place/${storedName('dcm')}`, randomBytes(100), { fresh: true });
+    expect(existsSync(path.join(root, '.tmp'))).toBe(false);
   });
 });
 

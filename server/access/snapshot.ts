@@ -57,9 +57,27 @@ export function accessOfText(accountId: number, text: string): Access {
   return access;
 }
 
-/** One round trip: the account row (or null) and its Access, as loadAccess would build it now. */
-export async function loadAccountWithAccess(db: Db, accountId: number): Promise<{ account: AccountRow; access: () => Access } | null> {
+/** One round trip: the account row (or null), the text its Access is made of, and that Access, as loadAccess would build it now. */
+export async function loadAccountWithAccess(db: Db, accountId: number): Promise<{ account: AccountRow; accessText: string; access: () => Access } | null> {
   const [found] = await preparedOnce(db, 'auth_account_access', prepare).execute({ id: accountId });
   if (!found) return null;
-  return { account: found.account, access: () => accessOfText(accountId, found.access) };
+  return { account: found.account, accessText: found.access, access: () => accessOfText(accountId, found.access) };
+}
+
+/**
+ * The auth statement's answer as one column of another statement (the account of placeholder `account`): JSON
+ * `[status, token version, access text]`, or null when the account is gone. Uncorrelated, so PostgreSQL computes it
+ * once per execution (an InitPlan), in that statement's own snapshot: a statement that carries it reads its rows and
+ * the caller's rights at the same moment (server/auth/plugin.ts, "checked in the statement").
+ */
+export function accountCheckColumn(account: unknown) {
+  return sql<string | null>`(select json_build_array("accounts"."status", "accounts"."token_version", ${accessText})::text
+    from ${accounts} where "accounts"."id" = ${account})`;
+}
+
+/** Does a check column's value say the account is as `expected` (enabled, this token version, this access text)? */
+export function checkMatches(check: string | null | undefined, expected: { tokenVersion: number; accessText: string }): boolean {
+  if (typeof check !== 'string') return false;
+  const [status, tokenVersion, text] = JSON.parse(check) as [number, number, string];
+  return status === 0 && tokenVersion === expected.tokenVersion && text === expected.accessText;
 }

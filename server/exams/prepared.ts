@@ -3,6 +3,7 @@ import type { Filter, Sort } from '../../contract/common';
 import type { ExamListItem } from '../../contract/exams';
 import type { Access } from '../access/access';
 import type { Db } from '../db/client';
+import { accountCheckColumn } from '../access/snapshot';
 import { withFastRows } from '../db/fastRows';
 import { preparedOnce } from '../db/preparedOnce';
 import { buckets, exams, reports } from '../db/schema';
@@ -88,7 +89,7 @@ function quickCondition(filter: ShapeFilter): SQL | null {
   }
 }
 
-function prepare(db: Db, filter: ShapeFilter, order: ShapeOrder, oneBucket: boolean) {
+function prepare(db: Db, filter: ShapeFilter, order: ShapeOrder, oneBucket: boolean, checked: boolean, name: string) {
   const where = and(
     // One organisation as `=`, as the builder writes it: the planner reads `bucket_id = any($1)` of a one-element
     // array through the created index with a filter (a deep page 9 → 26 ms on the bench), not the (bucket, order) one.
@@ -101,25 +102,36 @@ function prepare(db: Db, filter: ShapeFilter, order: ShapeOrder, oneBucket: bool
   const orderBy = orderOf(order === 'created' ? [] : [{ field: 'examTime', direction: 'desc' }], false);
   const page = db.select({ id: exams.id }).from(exams).where(where).orderBy(...orderBy)
     .limit(p('limit')).offset(p('skip')).as('page');
-  return db.select(listColumns).from(exams)
+  // A checked page carries the caller's account as the auth statement reads it, read in the page's own snapshot.
+  return db.select(checked ? { ...listColumns, accountCheck: accountCheckColumn(p('account')) } : listColumns).from(exams)
     .innerJoin(page, eq(page.id, exams.id))
     .leftJoin(buckets, joins.bucket)
     .leftJoin(reportCreator, joins.reportCreator)
     .leftJoin(assignee, joins.assignee)
     .leftJoin(reports, joins.report)
     .orderBy(...orderBy)
-    .prepare(`exam_page_${filter}_${order}_${oneBucket ? 'one' : 'many'}`);
+    .prepare(name);
 }
 
-/** One page of a shape: the rows pageOf would answer for the caller's whole scope `bucketIds` (not empty). */
-export async function preparedPage(db: Db, shape: PageShape, bucketIds: readonly number[], accountId: number, skip: number, limit: number, access: Access | null): Promise<ExamListItem[]> {
+/**
+ * One page of a shape: the rows pageOf would answer for the caller's whole scope `bucketIds` (not empty). `checked`:
+ * the statement also reads the caller's account (accountCheckColumn), answered as `check` — undefined when the page
+ * has no row to carry it.
+ */
+export async function preparedPage(
+  db: Db, shape: PageShape, bucketIds: readonly number[], accountId: number, skip: number, limit: number, access: Access | null,
+  opts: { checked?: boolean } = {},
+): Promise<{ items: ExamListItem[]; check: string | null | undefined }> {
   const oneBucket = bucketIds.length === 1;
+  const checked = opts.checked === true;
+  const name = `exam_page_${shape.filter}_${shape.order}_${oneBucket ? 'one' : 'many'}${checked ? '_checked' : ''}`;
   // One organisation's pages run on their generic plan (preparedOnce: the index in the page's order, whatever the
   // values). Several organisations' `bucket_id = any($1)` needs the values to plan: a generic plan took 370 ms.
-  const make = (on: Db) => withFastRows(prepare(on, shape.filter, shape.order, oneBucket));
-  const statement = preparedOnce(db, `exam_page_${shape.filter}_${shape.order}_${oneBucket ? 'one' : 'many'}`, make, { planned: oneBucket });
+  const make = (on: Db) => withFastRows(prepare(on, shape.filter, shape.order, oneBucket, checked, name));
+  const statement = preparedOnce(db, name, make, { planned: oneBucket });
   const rows = await statement.execute({
     bucket: bucketIds[0], buckets: [...bucketIds], snapshot: shape.snapshot, values: shape.values, account: accountId, limit, skip,
   });
-  return rows.map((r) => toListItem(r as ListRow, access));
+  const first = rows[0] as { accountCheck?: string | null } | undefined;
+  return { items: rows.map((r) => toListItem(r as ListRow, access)), check: first?.accountCheck };
 }

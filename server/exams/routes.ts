@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { bucketsWith } from '../access/access';
+import { bucketsWith, type Access } from '../access/access';
 import { idParam } from '../../contract/common';
 import { EXAM_EXPORT_MAX, NEW_EXAM_WINDOW_DAYS } from '../../contract/constants';
 import {
@@ -29,21 +29,43 @@ export async function examRoutes(app: FastifyInstance, { deps }: { deps: Deps })
   // The page is written from its schema (server/exams/pageSchema.ts: every field of ExamListItem, in toListItem's order).
   const pageAnswer = { schema: { response: { 200: examPageSchema } } };
 
-  app.post('/exams/page-query', pageAnswer, async (req): Promise<ExamPage> => {
-    const input = parse(examPageQuery, req.body);
-    const auth = authOf(req);
-    const access = await auth.access();
+  /**
+   * One page for `access`. `checked`: only a prepared shape's page is read, and it carries the caller's account as its
+   * own statement read it (`check`; undefined when nothing was read that could carry it).
+   */
+  async function listPage(input: ReturnType<typeof examPageQuery.parse>, access: Access, checked: boolean): Promise<{ page: ExamPage; check?: string | null }> {
     const scope = readableBuckets(access);
     const q = await buildQuery(deps.db, scope, input, { accountId: access.accountId, now: deps.clock.now() });
-    if (!q) return { items: [], total: 0, totalIsEstimate: false };
+    if (!q) return { page: { items: [], total: 0, totalIsEstimate: false } };
     // The worklist's frequent shapes (whole scope, snapshot, one quick filter) run as prepared statements; a shape has
     // no bucketId filter, so its organisations are the scope, as buildQuery's.
     const shape = pageShape(input.filters, input.sorts);
+    if (checked && !shape) return { page: { items: [], total: 0, totalIsEstimate: false } };
     const page = shape
-      ? preparedPage(deps.db, shape, scope, access.accountId, input.skip, input.limit, access)
-      : pageOf(deps.db, q, input.skip, input.limit, access);
-    const [items, count] = await Promise.all([page, countOf(deps.db, q)]);
-    return { items, ...withPageFacts(count, input.skip, input.limit, items.length) };
+      ? preparedPage(deps.db, shape, scope, access.accountId, input.skip, input.limit, access, { checked })
+      : pageOf(deps.db, q, input.skip, input.limit, access).then((items) => ({ items, check: undefined }));
+    const [{ items, check }, count] = await Promise.all([page, countOf(deps.db, q)]);
+    return { page: { items, ...withPageFacts(count, input.skip, input.limit, items.length) }, check };
+  }
+
+  // The worklist's page checks the caller's account in its own statement (Auth.pending): the rights it was built with
+  // are those of the account's last request, and the page is answered only when the statement read the same; anything
+  // else (a changed role, a disabled account, an empty page, a page of no prepared shape) reads the account first and
+  // builds the page again. A dead session is a 401 before any 400 of the body.
+  app.post('/exams/page-query', { ...pageAnswer, config: { checkedInStatement: true } }, async (req): Promise<ExamPage> => {
+    const auth = authOf(req);
+    if (auth.pending) {
+      try {
+        const tried = await listPage(parse(examPageQuery, req.body), await auth.access(), true);
+        if (auth.pending.matches(tried.check)) return tried.page;
+      } catch (err) {
+        await auth.pending.confirm();
+        throw err;
+      }
+      const confirmed = await auth.pending.confirm();
+      return (await listPage(parse(examPageQuery, req.body), await confirmed.access(), false)).page;
+    }
+    return (await listPage(parse(examPageQuery, req.body), await auth.access(), false)).page;
   });
 
   app.post('/exams/query/count', async (req): Promise<ExamCount> => {

@@ -130,6 +130,19 @@ describe('the worklist page, asked again straight after a change', () => {
     expect({ status: bad.status, code: bad.body.code }).toEqual({ status: 401, code: 'JsonWebTokenError' });
   });
 
+  // An empty page has no row to carry the statement's read of the account, and a page of no prepared shape has no such
+  // read: both read the account before they answer (server/exams/routes.ts).
+  it('checks the account on an empty page and on a page of no prepared shape too', async () => {
+    const r = await reader();
+    const none = { filters: [opened(), { field: 'modality', operator: 'in', values: ['XA'] }], limit: 20 };
+    const unshaped = { filters: [opened()], sorts: [{ field: 'patientName', direction: 'asc' }], limit: 20 };
+    const empty = await page(r.token, none);
+    expect({ status: empty.status, items: empty.body.items }).toEqual({ status: 200, items: [] });
+    expect((await page(r.token, unshaped)).body.items.length).toBeGreaterThan(0);
+    await s.db.db.update(t.accounts).set({ status: 1 }).where(eq(t.accounts.id, r.id));
+    for (const body of [none, unshaped]) expect((await page(r.token, body)).status).toBe(401);
+  });
+
   it('refuses a token of an older version (signed out everywhere)', async () => {
     const r = await reader();
     expect((await page(r.token)).status).toBe(200);

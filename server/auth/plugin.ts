@@ -14,6 +14,18 @@ export interface Auth {
   claims: VerifiedClaims;
   /** Read with the account in the request's one auth statement (server/access/snapshot.ts); built on first use. */
   access(): Promise<Access>;
+  /**
+   * Set on a route that checks the account in its own statement (config `checkedInStatement`): the account and access
+   * above are what this process read at the account's last request, not yet confirmed for this one. Nothing may be
+   * answered from them until `matches` says the statement's own read of the account (accountCheckColumn) is the same,
+   * or `confirm` has read the account again (401 when the session is over).
+   */
+  pending?: PendingCheck;
+}
+
+export interface PendingCheck {
+  matches(check: string | null | undefined): boolean;
+  confirm(): Promise<Auth>;
 }
 
 declare module 'fastify' {

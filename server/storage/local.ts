@@ -17,7 +17,8 @@ export interface BlobClaims { k: string; ct?: string; n?: string }
 
 /**
  * Files under `root` (DATA_DIR/files). A write goes to `root/.tmp` first and is renamed into place,
- * so a crash or a refused upload never leaves half a file where a reader could find it.
+ * so a crash or a refused upload never leaves half a file where a reader could find it. A fresh key (PutOptions.fresh:
+ * no reader can know it yet) is written in place.
  */
 export function createLocalStorage(opts: { root: string; signer: Signer; clock: Clock }): Storage {
   const { root, signer, clock } = opts;
@@ -26,7 +27,6 @@ export function createLocalStorage(opts: { root: string; signer: Signer; clock: 
 
   async function put(key: string, body: Readable | Uint8Array, o: PutOptions = {}): Promise<{ size: number }> {
     const target = fileOf(key);
-    const tmp = path.join(tmpDir, `${randomBytes(12).toString('hex')}.part`);
     // Bytes already in memory are written in one call: no stream machinery, one write instead of one per chunk. The
     // folders are made only when the write finds them missing (an organisation's or exam's first file): two `mkdir -p`
     // per file were a fifth of the ingest path's file-system calls (issue 18).
@@ -40,6 +40,7 @@ export function createLocalStorage(opts: { root: string; signer: Signer; clock: 
         });
         return { size: body.length };
       }
+      const tmp = tempName();
       try {
         await inFolder(tmp, () => writeFile(tmp, body, { flag: 'wx' }));
         await inFolder(target, () => rename(tmp, target));
@@ -51,6 +52,7 @@ export function createLocalStorage(opts: { root: string; signer: Signer; clock: 
     }
     await mkdir(tmpDir, { recursive: true });
     await mkdir(path.dirname(target), { recursive: true });
+    const tmp = tempName();
     let size = 0;
     const counter = new Transform({
       transform(chunk: Buffer, _enc, done) {
@@ -68,6 +70,8 @@ export function createLocalStorage(opts: { root: string; signer: Signer; clock: 
     }
     return { size };
   }
+
+  const tempName = () => path.join(tmpDir, `${randomBytes(12).toString('hex')}.part`);
 
   /** Runs a write into `file`'s folder, making the folder first when the write says it is missing. */
   async function inFolder<T>(file: string, write: () => Promise<T>): Promise<T> {

@@ -10,6 +10,8 @@ import { accounts, dicomInstances, exams } from '../db/schema';
  * on the planned pool: primary-key and unique-key lookups whose plan never depends on the values.
  */
 const p = sql.placeholder;
+/** The exam an upload permit names: in its organisation, not deleted. */
+const permitExam = and(eq(exams.id, p('exam')), eq(exams.bucketId, p('bucket')), isNull(exams.deletedTime));
 
 /**
  * A session permit's account (status and token version) and the exam's Study Instance UID, in one statement: the
@@ -20,7 +22,7 @@ export function sessionTargetStatement(db: Db) {
   return preparedOnce(db, 'upload_session_target', (on) => withFastRows(on
     .select({ status: accounts.status, tokenVersion: accounts.tokenVersion, examId: exams.id, storeUid: exams.storeUid })
     .from(accounts)
-    .leftJoin(exams, and(eq(exams.id, p('exam')), eq(exams.bucketId, p('bucket')), isNull(exams.deletedTime)))
+    .leftJoin(exams, permitExam)
     .where(eq(accounts.id, p('account')))
     .prepare('upload_session_target')));
 }
@@ -30,7 +32,7 @@ export function examStoreUidStatement(db: Db) {
   return preparedOnce(db, 'upload_exam_store_uid', (on) => withFastRows(on
     .select({ storeUid: exams.storeUid })
     .from(exams)
-    .where(and(eq(exams.id, p('exam')), eq(exams.bucketId, p('bucket')), isNull(exams.deletedTime)))
+    .where(permitExam)
     .prepare('upload_exam_store_uid')));
 }
 

@@ -1,4 +1,5 @@
 import type { PGlite, QueryOptions, Transaction } from '@electric-sql/pglite';
+import { isNamedOnPglite, queryNamed, queryNamedInTransaction } from './pgliteNamed';
 
 /**
  * The types drizzle's PGlite driver reads as text (drizzle-orm/pglite/session.js passes them as `parsers` with every
@@ -16,6 +17,8 @@ const asText = (value: string) => value;
  * PGlite would have built is the client's table as it now stands. Options naming any other parser go through as
  * they are. PGlite installs its array parsers when it reads the array types (at start-up, and again on
  * refreshArrayTypes), so the table is checked (one comparison) before each query and written again when needed.
+ *
+ * The statements preparedOnce made run as named statements (./pgliteNamed.ts), on the client or in the transaction.
  */
 export function withDrizzleParsers(client: PGlite): PGlite {
   const table = () => (client as unknown as { parsers: Record<number, (value: string, typeId: number) => unknown> }).parsers;
@@ -34,12 +37,20 @@ export function withDrizzleParsers(client: PGlite): PGlite {
     const { parsers: _dropped, ...rest } = options;
     return rest;
   };
+  const named = (t: PGlite | Transaction, text: string, params: unknown[], options: QueryOptions | undefined) => {
+    if (t === client) return queryNamed(client, text, params, options);
+    // As PGlite's own transaction answers a statement sent after its end.
+    if ((t as Transaction).closed) return Promise.reject(new Error('Transaction is closed'));
+    return queryNamedInTransaction(client, text, params, options);
+  };
+  const send = (t: PGlite | Transaction, text: string, params: unknown[] | undefined, options: QueryOptions | undefined) => (
+    isNamedOnPglite(text) ? named(t, text, params ?? [], strip(options)) : t.query(text, params, strip(options)));
   const wrap = <T extends PGlite | Transaction>(target: T): T => new Proxy(target, {
     get(t, prop) {
       if (prop === 'query') {
         return (text: string, params?: unknown[], options?: QueryOptions) => {
           const waiting = ready();
-          return waiting ? waiting.then(() => t.query(text, params, strip(options))) : t.query(text, params, strip(options));
+          return waiting ? waiting.then(() => send(t, text, params, options)) : send(t, text, params, options);
         };
       }
       if (prop === 'transaction' && 'transaction' in t) {

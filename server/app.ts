@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -42,7 +42,8 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60_000;
 /** The headers must have arrived by then (Node's default is 60 s; a slow client needs no more for a few lines). */
 const HEADERS_TIMEOUT_MS = 30_000;
 
-export async function buildApp(deps: Deps, opts: { logger?: boolean; serveClient?: boolean; trustProxy?: TrustProxy; requestTimeoutMs?: number; onRoute?: (route: RouteOptions) => void } = {}): Promise<FastifyInstance> {
+/** `logger`: on or off (server/main.ts), or Fastify's logger options (a test reads the request log from a stream). */
+export async function buildApp(deps: Deps, opts: { logger?: FastifyServerOptions['logger']; serveClient?: boolean; trustProxy?: TrustProxy; requestTimeoutMs?: number; onRoute?: (route: RouteOptions) => void } = {}): Promise<FastifyInstance> {
   const requestTimeout = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const app = Fastify({
     logger: opts.logger ?? false,

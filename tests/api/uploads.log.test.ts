@@ -10,7 +10,7 @@ import { CT_SERIES_STUDY } from '../support/uploads';
 /**
  * A study's files are not logged one by one (server/uploads/routes.ts `perFile`, issue 18): two info lines per file
  * were a tenth of the ingest path's CPU. The request log of an app built with an info-level logger is read here: the
- * file routes write nothing at info, every other route still does, and a file route's server fault is still logged.
+ * file routes write nothing at info (a refused file neither), and every other route still does.
  */
 interface Line { level: number; reqId?: string; msg?: string; req?: { url?: string } }
 

@@ -4,6 +4,7 @@ import { apiAs, apiBase as base, freshCase, openWorkspace, reportAs } from './su
 import { looks } from './support/looks';
 import { openPalette, runFromPalette } from './support/palette';
 import { DEMO_PASSWORD, prefer, RAW_KEY, signIn } from './support/session';
+import { dismissToasts } from './support/toasts';
 
 /**
  * A report's attachments from the workspace's side tab: a technician (every attachment action) opens the tab from
@@ -69,12 +70,6 @@ function watch(page: Page): string[] {
 
 async function noRawKeys(locator: Locator) {
   expect(await locator.innerText()).not.toMatch(RAW_KEY);
-}
-
-/** Dismisses the toasts (new-exam notices come and go with the demo data) so they do not cover the screen. */
-async function quiet(page: Page) {
-  const toasts = page.getByRole('region', { name: /^(Notifications|通知)$/ }).getByRole('button');
-  while (await toasts.count()) await toasts.first().click();
 }
 
 const panelOf = (page: Page) => page.getByTestId('attachments-panel');
@@ -255,7 +250,7 @@ for (const [language, theme] of looks({ tibetan: false })) {
     await expect(panel.locator('[data-upload][data-state="failed"]')).toBeVisible();
     await panel.locator('input[name=ttlHours]').press('Enter');
     await expect(panel.getByTestId('upload-code-made').getByTestId('qr-code').locator('img')).toBeVisible();
-    await quiet(page);
+    await dismissToasts(page);
     await noRawKeys(panel);
     // The side tabs and the panel, whole: a window tall enough that nothing sticky lies over them.
     await page.setViewportSize({ width: 1280, height: 2000 });

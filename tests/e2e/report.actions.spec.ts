@@ -4,6 +4,7 @@ import { apiAs, freshCase, openWorkspace, reportAs } from './support/reportApi';
 import { openPalette, runFromPalette } from './support/palette';
 import { looks } from './support/looks';
 import { prefer, RAW_KEY, signIn } from './support/session';
+import { dismissToasts } from './support/toasts';
 
 /**
  * The report's housekeeping in the workspace, by keyboard through the palette: the chief assigns a report to
@@ -27,13 +28,6 @@ async function expectPalette(page: Page, query: string, shown: RegExp[], hidden:
 }
 
 test.beforeAll(() => mkdirSync('.tmp/screens', { recursive: true }));
-
-/** Closes the corner toasts (new-exam notices and the like), which would cover the action bar in a screenshot. */
-async function clearToasts(page: Page) {
-  const close = page.locator('section[aria-live="polite"] button');
-  for (let i = 0; i < 5 && (await close.count()) > 0; i++) await close.first().click();
-  await expect(close).toHaveCount(0);
-}
 
 test('chief assigns a report to rad2 through the palette by keyboard, sees the assignee, and removes the assignment', async ({ page }) => {
   test.setTimeout(60_000);
@@ -70,7 +64,7 @@ test('chief assigns a report to rad2 through the palette by keyboard, sees the a
   await expect(page.getByText('Assigned to 王芳').first()).toBeVisible();
   await expect(page.locator('[data-assignee]')).toContainText('王芳');
   expect((await apiAs<Assigned>('chief', 'GET', `reports/${reportId}/detail`)).body.assignee?.id).toBe(rad2);
-  await clearToasts(page);
+  await dismissToasts(page);
   await page.screenshot({ path: '.tmp/screens/report-assigned-light-en.png' });
 
   // Assigned: the dialog says to whom, and "Remove assignment" is offered now.
@@ -96,7 +90,7 @@ test('the assign dialog in Chinese and English, light and dark (Ctrl+Shift+E)', 
     await prefer(page, { language, theme });
     await signIn(page, 'chief');
     await openWorkspace(page, path);
-    await clearToasts(page);
+    await dismissToasts(page);
     const dialog = page.locator('dialog[open]:has([data-assign-dialog])');
     await expect(async () => {
       if (!(await dialog.isVisible())) await page.keyboard.press('Control+Shift+E');
@@ -108,7 +102,7 @@ test('the assign dialog in Chinese and English, light and dark (Ctrl+Shift+E)', 
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
     // The action bar's "More" menu, opened upwards from the foot of the page.
-    await clearToasts(page);
+    await dismissToasts(page);
     await page.locator('[data-action-menu] button').focus();
     await page.keyboard.press('ArrowDown');
     await expect(page.getByRole('menu')).toBeVisible();

@@ -4,6 +4,7 @@ import { apiAs, freshCase, openWorkspace } from './support/reportApi';
 import { runFromPalette } from './support/palette';
 import { looks } from './support/looks';
 import { prefer, RAW_KEY, signIn } from './support/session';
+import { dismissToasts } from './support/toasts';
 
 /**
  * Handing things out, end to end: a radiologist shares an approved report from the workspace's Share tab (opened
@@ -61,12 +62,6 @@ async function stranger(browser: Browser, url: string): Promise<Page> {
   await prefer(page, { language: 'en' });
   await page.goto(url);
   return page;
-}
-
-/** Dismisses the toasts (new-exam notices come and go with the demo data) so they do not cover the screen. */
-async function quiet(page: Page) {
-  const toasts = page.getByRole('region', { name: /^(Notifications|通知)$/ }).getByRole('button');
-  while (await toasts.count()) await toasts.first().click();
 }
 
 async function noRawKeys(locator: Locator) {
@@ -279,7 +274,7 @@ test.describe('screens', () => {
         await expect(first.getByTestId('qr-code').locator('img')).toBeVisible();
         await expect(panel.locator('[data-state="revoked"]')).toHaveCount(1);
         await noRawKeys(panel);
-        await quiet(page);
+        await dismissToasts(page);
         await first.getByTestId('qr-code').evaluate((el) => el.scrollIntoView({ block: 'center' }));
         await page.screenshot({ path: `${OUT}/share-panel-${language}-${theme}.png` });
       });
@@ -292,7 +287,7 @@ test.describe('screens', () => {
         await expect(film.locator('[data-state="revoked"]')).toHaveCount(1);
         await film.scrollIntoViewIfNeeded();
         await noRawKeys(page.getByTestId('exam-drawer'));
-        await quiet(page);
+        await dismissToasts(page);
         await page.screenshot({ path: `${OUT}/film-drawer-${language}-${theme}.png` });
       });
 
@@ -302,7 +297,7 @@ test.describe('screens', () => {
         await expect(page.getByTestId('upload-entry')).toBeVisible();
         await expect(page.getByTestId('worklist-grid')).toBeFocused();
         await noRawKeys(page.locator('body'));
-        await quiet(page);
+        await dismissToasts(page);
         await page.screenshot({ path: `${OUT}/worklist-upload-${language}-${theme}.png` });
       });
     });

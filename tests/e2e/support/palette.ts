@@ -3,10 +3,15 @@ import { expect, type Locator, type Page } from '@playwright/test';
 /** Opens the palette with Ctrl+K, retried until the session's (or the workspace's) commands are mounted. */
 export async function openPalette(page: Page, name: string | RegExp = /^(Command palette|命令面板)$/): Promise<Locator> {
   const palette = page.getByRole('dialog', { name });
+  // Each try waits longer for the palette to be drawn (1, 2, 4, 8 s): on a slow machine a second Ctrl+K sent before
+  // the first one's palette appeared closed it again, and the two kept cancelling out (CI, November 27).
+  let wait = 1000;
   await expect(async () => {
     if (!(await palette.isVisible())) await page.keyboard.press('Control+k');
-    await expect(palette).toBeVisible({ timeout: 1000 });
-  }).toPass({ timeout: 15_000 });
+    const now = wait;
+    wait = Math.min(wait * 2, 8000);
+    await expect(palette).toBeVisible({ timeout: now });
+  }).toPass({ timeout: 30_000 });
   return palette;
 }
 

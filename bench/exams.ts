@@ -5,7 +5,8 @@
  * exams/page-query for the default view, each quick filter, a deep page and the free-text report search, on
  * PostgreSQL and on embedded PGlite (the client, Node's fetch, runs in the server's process); then, on PostgreSQL,
  * the default view from a child process (autocannon): one connection for the server's own latency, then 50
- * concurrent connections for requests per second.
+ * concurrent connections for requests per second. One request at a time is also timed by bench/support/oneAtATime.ts
+ * in a child process, for a p50 and p95 finer than autocannon's whole milliseconds.
  *
  * Databases: PostgreSQL `bench_exams` on the server of DATABASE_URL (or BENCH_DATABASE_URL as is), PGlite in
  * `.bench/exams-pglite` (or DATA_DIR). Each is filled once by the same generator as `npm run seed:bench` up to the
@@ -172,6 +173,9 @@ async function runTarget(target: 'postgres' | 'pglite', wanted: number, rows: Ro
     // autocannon's percentiles are whole milliseconds; its mean is not.
     console.log(`  latency mean ${one.latency.average.toFixed(2)} ms, p50 ${one.latency.p50} ms, p90 ${one.latency.p90} ms, p97.5 ${one.latency.p97_5} ms, p99 ${one.latency.p99} ms; ` +
       `${Math.round(one.requests.average)} requests/s, ${one.errors} errors, ${one.non2xx} non-2xx`);
+    const own = await oneAtATime(`${base}exams/page-query`, tokens.rad1!, body, 10);
+    console.log('\n  one request at a time, 10 s, default view (rad1), loopback, prebuilt request bytes from a child process');
+    console.log(`  ${own.requests} requests, mean ${own.mean.toFixed(2)} ms, p50 ${own.p50.toFixed(2)} ms, p95 ${own.p95.toFixed(2)} ms, p99 ${own.p99.toFixed(2)} ms`);
     console.log('\n  load: 50 connections, 15 s, default view (rad1), loopback, autocannon in a child process');
     const result = await loadTest(`${base}exams/page-query`, tokens.rad1!, body, 50, 15);
     console.log(`  ${Math.round(result.requests.average)} requests/s, latency p50 ${result.latency.p50} ms, p97.5 ${result.latency.p97_5} ms, p99 ${result.latency.p99} ms; ` +
@@ -188,6 +192,15 @@ function loadTest(url: string, token: string, body: string, connections: number,
   const args = ['-c', String(connections), '-d', String(seconds), '-m', 'POST', '-H', 'content-type=application/json', '-H', `authorization=Bearer ${token}`, '-b', body, '-j', url];
   return new Promise((resolve, reject) => {
     execFile(bin, args, { maxBuffer: 16 * 1024 * 1024 }, (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout) as autocannon.Result)));
+  });
+}
+
+/** One request at a time from a child process (bench/support/oneAtATime.ts): percentiles finer than autocannon's. */
+function oneAtATime(url: string, token: string, body: string, seconds: number): Promise<{ requests: number; mean: number; p50: number; p95: number; p99: number }> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(process.execPath, ['--import', 'tsx', path.resolve('bench/support/oneAtATime.ts'), url, String(seconds)],
+      { env: { ...process.env, ONE_TOKEN: token } }, (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout) as { requests: number; mean: number; p50: number; p95: number; p99: number })));
+    child.stdin!.end(body);
   });
 }
 

@@ -195,11 +195,13 @@ function loadTest(url: string, token: string, body: string, connections: number,
   });
 }
 
+interface RoundTrips { requests: number; mean: number; p50: number; p95: number; p99: number }
+
 /** One request at a time from a child process (bench/support/oneAtATime.ts): percentiles finer than autocannon's. */
-function oneAtATime(url: string, token: string, body: string, seconds: number): Promise<{ requests: number; mean: number; p50: number; p95: number; p99: number }> {
+function oneAtATime(url: string, token: string, body: string, seconds: number): Promise<RoundTrips> {
   return new Promise((resolve, reject) => {
     const child = execFile(process.execPath, ['--import', 'tsx', path.resolve('bench/support/oneAtATime.ts'), url, String(seconds)],
-      { env: { ...process.env, ONE_TOKEN: token } }, (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout) as { requests: number; mean: number; p50: number; p95: number; p99: number })));
+      { env: { ...process.env, ONE_TOKEN: token } }, (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout) as RoundTrips)));
     child.stdin!.end(body);
   });
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,7 +42,7 @@ export interface TestServer {
  * PostgreSQL database when DATABASE_URL is set (dropped again on close). Demo data is seeded
  * with a cheap password hash so each test file starts in about a second.
  */
-export async function startServer(opts: { exams?: number; tokenTtlSeconds?: number; storage?: (clock: TestClock) => Storage; trustProxy?: TrustProxy; sms?: SmsSender; config?: Partial<Deps['config']> } = {}): Promise<TestServer> {
+export async function startServer(opts: { exams?: number; tokenTtlSeconds?: number; storage?: (clock: TestClock) => Storage; trustProxy?: TrustProxy; sms?: SmsSender; config?: Partial<Deps['config']>; logger?: FastifyServerOptions['logger'] } = {}): Promise<TestServer> {
   const clock = new TestClock();
   const { database: db, databaseUrl, dispose } = await freshDatabase();
   const scryptCost = 1024;
@@ -53,7 +53,7 @@ export async function startServer(opts: { exams?: number; tokenTtlSeconds?: numb
   const app = await buildApp({
     db: db.db, dbKind: db.kind, clock, storage, tokens: createTokens('test-secret-' + randomBytes(8).toString('hex'), opts.tokenTtlSeconds ?? 3600),
     config: { tokenTtlSeconds: opts.tokenTtlSeconds ?? 3600, scryptCost, dataDir: '/tmp', clientDir: '/nonexistent', databaseUrl, ...opts.config }, sms: opts.sms,
-  }, { trustProxy: opts.trustProxy });
+  }, { trustProxy: opts.trustProxy, logger: opts.logger });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -8,6 +8,10 @@ import { ApiError } from '../http/errors';
 import { matchDevice } from './device';
 import { StorageLimitError, storedName } from '../storage/types';
 import { insertInstance } from './statements';
+import { createBufferPool, type BufferPool, type PooledBuffer } from './bufferPool';
+
+/** Whole files' buffers, reused from one file to the next (./bufferPool.ts). */
+const filePool = createBufferPool();
 
 /** Files up to this size are read whole; bigger ones by their head (to the pixel data) and their last bytes. */
 export const HEAD_BYTES = 16 * 1024 * 1024;
@@ -25,16 +29,47 @@ export interface IngestTarget {
  * streamed while its head and tail are kept), then read; a refused file is
  * deleted again and the caller gets the reason (NotDicom / InvalidDicom with details.reason,
  * UploadTooLarge, StudyMismatch). Idempotent by SOP Instance UID within the exam: a file sent twice
- * keeps the first copy and answers 'duplicate'.
+ * keeps the first copy and answers 'duplicate'. `target` may still be on its way (the permit being checked): its
+ * refusal is the answer, whatever the body, and nothing is stored before it has come.
  */
 export async function ingestDicom(
-  deps: Pick<Deps, 'db' | 'storage' | 'clock'>, target: IngestTarget, body: Readable | Uint8Array, opts: { maxBytes?: number; length?: number } = {},
+  deps: Pick<Deps, 'db' | 'storage' | 'clock'>, target: IngestTarget | Promise<IngestTarget>, body: Readable | Uint8Array,
+  opts: { maxBytes?: number; length?: number } = {},
 ): Promise<UploadFileResult> {
   const maxBytes = opts.maxBytes ?? DICOM_MAX_BYTES;
-  const key = `dicom/${target.bucketId}/${target.examId}/${storedName('dcm')}`;
-  const stored = body instanceof Uint8Array ? await storeWhole(deps, key, body, maxBytes)
-    : opts.length !== undefined && opts.length <= HEAD_BYTES ? await storeWhole(deps, key, await readExactly(body, opts.length, maxBytes), maxBytes)
-      : await storeStreaming(deps, key, body, maxBytes);
+  const key = (t: IngestTarget) => `dicom/${t.bucketId}/${t.examId}/${storedName('dcm')}`;
+  if (body instanceof Uint8Array || opts.length === undefined || opts.length > HEAD_BYTES) {
+    const t = await target;
+    const k = key(t);
+    return ingestStored(deps, t, k, body instanceof Uint8Array ? await storeWhole(deps, k, body, maxBytes) : await storeStreaming(deps, k, body, maxBytes));
+  }
+  // The body is read from its first byte, while the permit's statement runs: chunks left waiting in the request's
+  // stream outlive a few young-generation collections and then stay until a full one. The permit's answer comes
+  // first all the same, and nothing is stored for a refused one. Local storage has written every byte when put
+  // resolves, and nothing else holds them once the file is answered (the header is plain values); another store's
+  // client might still be sending them, so it gets a buffer of its own.
+  const reading = readExactly(body, opts.length, maxBytes, deps.storage.kind === 'local' ? filePool : null);
+  // A body that fails while the permit is read is answered below, not as an unhandled rejection meanwhile.
+  reading.catch(() => undefined);
+  let t: IngestTarget;
+  try {
+    t = await target;
+  } catch (err) {
+    // Given back only once the body is read: until then its bytes are still being copied in.
+    reading.then((whole) => whole.release(), () => undefined);
+    throw err;
+  }
+  const whole = await reading;
+  try {
+    const k = key(t);
+    return await ingestStored(deps, t, k, await storeWhole(deps, k, whole.bytes, maxBytes));
+  } finally {
+    whole.release();
+  }
+}
+
+/** The stored file read, checked against the exam and indexed (or deleted again with the reason). */
+async function ingestStored(deps: Pick<Deps, 'db' | 'storage' | 'clock'>, target: IngestTarget, key: string, stored: Stored): Promise<UploadFileResult> {
   const refuse = async (error: ApiError): Promise<never> => { await deps.storage.delete(key); throw error; };
 
   const read = readDicomHeader(stored.head, stored.tail ? { totalSize: stored.size, tail: stored.tail } : {});
@@ -79,21 +114,25 @@ async function storeWhole(deps: Pick<Deps, 'storage'>, key: string, bytes: Uint8
 
 /**
  * A body of declared length read into one buffer of that length as it arrives (a request's Content-Length: Node's
- * parser never passes more). A body that fails or ends short rejects and nothing is stored.
+ * parser never passes more), taken from the pool; the caller releases it. A body that fails or ends short rejects,
+ * nothing is stored and the buffer goes back.
  */
-function readExactly(body: Readable, length: number, maxBytes: number): Promise<Uint8Array> {
+function readExactly(body: Readable, length: number, maxBytes: number, pool: BufferPool | null): Promise<PooledBuffer> {
   if (length > maxBytes) return Promise.reject(tooLarge(maxBytes));
   if (body.errored) return Promise.reject(body.errored);
   if (body.destroyed || body.readableEnded) return Promise.reject(new ApiError('ParamsError', 'The file ended before it was complete'));
   return new Promise((resolve, reject) => {
-    const whole = Buffer.allocUnsafe(length);
+    const pooled = pool ? pool.take(length) : { bytes: Buffer.allocUnsafe(length), release: () => undefined };
+    const whole = pooled.bytes;
     let at = 0;
     const finish = (err: unknown) => {
       body.off('data', onData).off('end', onEnd).off('error', finish).off('close', onClose);
       // A body that fails after this (its socket's late error) must not become an uncaught exception.
       body.on('error', () => undefined);
-      if (err) reject(err);
-      else resolve(whole);
+      if (err) {
+        pooled.release();
+        reject(err);
+      } else resolve(pooled);
     };
     const onData = (chunk: Buffer) => {
       if (at + chunk.length > length) {

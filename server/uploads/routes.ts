@@ -101,10 +101,17 @@ export async function uploadRoutes(app: FastifyInstance, { deps }: { deps: Deps 
 
   app.put('/uploads/files', perFile, async (req): Promise<UploadFileResult> => {
     const header = req.headers[UPLOAD_TOKEN_HEADER];
-    const target = await targetOf(typeof header === 'string' ? header : parse(fileQuery, req.query).token);
+    // The permit is checked while the body arrives (ingestDicom); its answer comes before any other.
+    const target = targetOf(typeof header === 'string' ? header : parse(fileQuery, req.query).token);
     const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > DICOM_MAX_BYTES) throw new ApiError('UploadTooLarge', undefined, { maxBytes: DICOM_MAX_BYTES });
-    if (!(req.body instanceof Readable)) throw new ApiError('ParamsError', 'Send the file as application/dicom or application/octet-stream');
+    if (Number.isFinite(declared) && declared > DICOM_MAX_BYTES) {
+      await target;
+      throw new ApiError('UploadTooLarge', undefined, { maxBytes: DICOM_MAX_BYTES });
+    }
+    if (!(req.body instanceof Readable)) {
+      await target;
+      throw new ApiError('ParamsError', 'Send the file as application/dicom or application/octet-stream');
+    }
     // A body of declared length (what browsers and the wizard send) is read into one buffer and written at once.
     return ingestDicom(deps, target, req.body, Number.isFinite(declared) && declared >= 0 ? { length: declared } : {});
   });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDicomHeader } from '../../contract/dicom';
 import { DICOM_MAX_BYTES, UPLOAD_CREDENTIALS_TTL_SECONDS, type UploadSession } from '../../contract/uploads';
 import { buckets, dicomInstances, exams } from '../../server/db/schema';
+import { createAccount } from '../support/accounts';
 import { CT_SERIES, ascii, asNewInstance, sample } from '../support/dicom';
 import { startServer, type TestServer } from '../support/server';
 import { CT_SERIES_STUDY, initUpload, postFileForm, putFile } from '../support/uploads';
@@ -196,6 +197,45 @@ describe('uploading files', () => {
     const chunks: Buffer[] = [];
     for await (const chunk of stored) chunks.push(chunk as Buffer);
     expect(Buffer.compare(Buffer.concat(chunks), Buffer.from(file))).toBe(0);
+  });
+
+  it("keeps each file's own bytes when files of one size come together and one after another (their buffers are reused)", async () => {
+    const own = await byHand();
+    const files = Array.from({ length: 12 }, (_, i) => asNewInstance(sample(CT_SERIES[i % CT_SERIES.length]!), 3100 + i, { study: BY_HAND_UID }));
+    const sendAll = async (batch: Uint8Array[]) => Promise.all(batch.map((f) => putFile(s, own.credentials.token, f)));
+    const answers = [...await sendAll(files.slice(0, 8))];
+    for (const f of files.slice(8)) answers.push(await putFile(s, own.credentials.token, f));
+    for (const [i, res] of answers.entries()) {
+      expect(res.status, `file ${i}`).toBe(200);
+      const [row] = await s.db.db.select().from(dicomInstances).where(eq(dicomInstances.id, res.body.instance.id));
+      const chunks: Buffer[] = [];
+      for await (const chunk of await s.storage.get(row!.storageKey)) chunks.push(chunk as Buffer);
+      expect(Buffer.compare(Buffer.concat(chunks), Buffer.from(files[i]!)), `file ${i}`).toBe(0);
+    }
+  });
+
+  it("answers a dead permit while its file is still arriving, stores nothing, and takes the next file", async () => {
+    const member = await createAccount(s, { groupId: s.ids.groupId, buckets: [{ bucketId: s.ids.hospitalId, actions: ['exam_upload'] }] });
+    const bearer = await s.login(member.username);
+    const mine = await initUpload(s, bearer, s.ids.hospitalId, { ...CT_SERIES_STUDY, studyInstanceUid: BY_HAND_UID.replace(/\d$/, '3') });
+    expect((await s.request('POST', 'accounts/logout', { token: bearer })).status).toBe(204);
+    const file = asNewInstance(sample(CT_SERIES[0]!), 3201, { study: BY_HAND_UID.replace(/\d$/, '3') });
+    const keysBefore = await storedKeys();
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${s.url}/api/v1/uploads/files`, {
+        method: 'PUT', headers: { 'content-type': 'application/dicom', 'content-length': String(file.length), 'x-upload-token': mine.credentials.token },
+      }, (res) => { let body = ''; res.on('data', (c) => (body += c)); res.on('end', () => resolve({ status: res.statusCode ?? 0, body })); });
+      req.on('error', reject);
+      req.write(file.subarray(0, 100));
+      setTimeout(() => req.end(file.subarray(100)), 300);
+    });
+    expect(answer.status).toBe(403);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 'FileTokenExpired' });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await storedKeys()).toEqual(keysBefore);
+    expect(await instancesOf(mine.exam.id)).toHaveLength(0);
+    const next = await putFile(s, (await byHand()).credentials.token, asNewInstance(sample(CT_SERIES[0]!), 3202, { study: BY_HAND_UID }));
+    expect([next.status, next.body.status]).toEqual([200, 'stored']);
   });
 
   it('refuses a body that is not sent as a file', async () => {

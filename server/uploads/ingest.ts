@@ -7,7 +7,7 @@ import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { matchDevice } from './device';
 import { StorageLimitError, storedName } from '../storage/types';
-import { insertInstance } from './statements';
+import { insertInstance, insertInstanceChecked, type PermitAsRead } from './statements';
 import { createBufferPool, type BufferPool, type PooledBuffer } from './bufferPool';
 
 /** Whole files' buffers, reused from one file to the next (./bufferPool.ts). */
@@ -22,6 +22,11 @@ export interface IngestTarget {
   /** The exam's Study Instance UID: a file of another study is refused. */
   storeUid: string | null;
   accountId: number | null;
+  /**
+   * Set when the permit was not read for this file but remembered from an earlier one: the file's row is then written
+   * only if the permit is still as read, and any other outcome reads it again (`again`) before it is answered.
+   */
+  asRead?: { permit: PermitAsRead; again: () => Promise<IngestTarget> };
 }
 
 /**
@@ -70,9 +75,15 @@ export async function ingestDicom(
 
 /** The stored file read, checked against the exam and indexed (or deleted again with the reason). */
 async function ingestStored(deps: Pick<Deps, 'db' | 'storage' | 'clock'>, target: IngestTarget, key: string, stored: Stored): Promise<UploadFileResult> {
-  const refuse = async (error: ApiError): Promise<never> => { await deps.storage.delete(key); throw error; };
+  const refuse = async (error: unknown): Promise<never> => { await deps.storage.delete(key); throw error; };
 
   const read = readDicomHeader(stored.head, stored.tail ? { totalSize: stored.size, tail: stored.tail } : {});
+  if (target.asRead) {
+    const done = await storedAsRead(deps, target, target.asRead.permit, key, stored, read);
+    if (done) return done;
+    // Refused, a duplicate, or the permit or exam changed: the permit as it is now decides, before anything else.
+    target = await target.asRead.again().catch(refuse);
+  }
   if (!read.ok) return refuse(new ApiError(read.code, read.message, { reason: read.reason }));
   const h = read.header;
   if (target.storeUid && h.studyInstanceUid !== target.storeUid) {
@@ -93,6 +104,22 @@ async function ingestStored(deps: Pick<Deps, 'db' | 'storage' | 'clock'>, target
     .where(and(eq(dicomInstances.examId, target.examId), eq(dicomInstances.sopInstanceUid, h.sopInstanceUid)));
   if (!existing) throw new ApiError('OperationFailed');
   return { status: 'duplicate', instance: toStoredInstance(existing), warnings: read.warnings };
+}
+
+/** A good file's row written under a remembered permit, or null when that is not the answer (ingestStored goes on). */
+async function storedAsRead(
+  deps: Pick<Deps, 'db' | 'storage' | 'clock'>, target: IngestTarget, permit: PermitAsRead, key: string, stored: Stored, read: ReturnType<typeof readDicomHeader>,
+): Promise<UploadFileResult | null> {
+  if (!read.ok) return null;
+  const h = read.header;
+  if (target.storeUid && h.studyInstanceUid !== target.storeUid) return null;
+  const row = await insertInstanceChecked(deps.db, {
+    examId: target.examId, bucketId: target.bucketId, ...indexFields(h), storageKey: key, size: stored.size,
+    uploadedBy: target.accountId, created: deps.clock.now(),
+  }, permit).catch(async (err: unknown) => { await deps.storage.delete(key); throw err; });
+  if (!row) return null;
+  await matchDevice(deps.db, target, h.stationName);
+  return { status: 'stored', instance: toStoredInstance(row), warnings: read.warnings };
 }
 
 const tooLarge = (maxBytes: number) => new ApiError('UploadTooLarge', `The file is larger than ${maxBytes} bytes`, { maxBytes });

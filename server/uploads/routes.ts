@@ -21,6 +21,7 @@ import { ingestDicom } from './ingest';
 import { formFile } from '../http/multipart';
 import { accountOf, assertSessionLive, check, checkLive, liveCause, orgTokenFingerprint, sessionCause, type UploadClaims } from '../auth/permits';
 import { examStoreUidStatement, sessionTargetStatement } from './statements';
+import { permitRead, rememberPermit } from './permitsRead';
 import { policyFileRoutes } from './policyFiles';
 import { policyRoutes } from './policies';
 
@@ -84,10 +85,19 @@ export async function uploadRoutes(app: FastifyInstance, { deps }: { deps: Deps 
     // A member's permit (nearly every file): its account and the exam's study UID in one prepared statement. Only the
     // study UID is needed of the exam (the whole row is ~70 columns to read and map, per file).
     if (claims.by?.k === 'session') {
-      const [row] = await sessionTargetStatement(db).execute({ ...exam, account: claims.by.a });
-      assertSessionLive(row, claims.by);
-      if (row.examId === null) throw new ApiError('NotFound');
-      return target(row.storeUid);
+      const by = claims.by;
+      const permit = { account: by.a, tokenVersion: by.v, bucket: claims.b, exam: claims.e };
+      const read = async () => {
+        const [row] = await sessionTargetStatement(db).execute({ ...exam, account: by.a });
+        assertSessionLive(row, by);
+        if (row.examId === null) throw new ApiError('NotFound');
+        rememberPermit(db, permit, row.storeUid);
+        return target(row.storeUid);
+      };
+      // A study's next files: the permit as read for its first, confirmed by the file's own insert (permitsRead.ts).
+      const storeUid = permitRead(db, permit);
+      if (storeUid === undefined) return read();
+      return { ...target(storeUid), asRead: { permit: { account: by.a, tokenVersion: by.v, storeUid }, again: read } };
     }
     // Other causes: the cause and the exam are read side by side (two connections on PostgreSQL: one round trip of
     // waiting per file instead of two); a dead permit is the answer whatever the exam's read says.

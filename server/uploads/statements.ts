@@ -1,4 +1,5 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgInsertSelectQueryBuilder, QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import { withFastRows } from '../db/fastRows';
 import { preparedOnce } from '../db/preparedOnce';
@@ -61,5 +62,57 @@ export async function insertInstance(db: Db, row: InstanceInsert): Promise<typeo
   for (const k of instanceKeys) values[k] = row[k] ?? null;
   values.frames = row.frames ?? 1;
   const [inserted] = await instanceInsertStatement(db).execute(values);
+  return inserted;
+}
+
+/**
+ * The casts an INSERT … SELECT needs for its placeholders: PostgreSQL types a bare parameter in a select list as text,
+ * which converts to varchar on insert but not to integer or timestamptz.
+ */
+const castOf: Partial<Record<keyof InstanceInsert, string>> = {
+  seriesNumber: 'integer', instanceNumber: 'integer', rows: 'integer', columns: 'integer', frames: 'integer', size: 'bigint',
+  uploadedBy: 'integer', created: 'timestamptz',
+};
+
+/**
+ * The instance row of a file sent under a session permit this process has read before, written only while that permit
+ * is still what it was read as: its account enabled with the same token version, the exam in its organisation, not
+ * deleted, with the same Study Instance UID. Checked in the insert's own statement, so the read per file is not needed
+ * and nothing is ever written on an old read. No row: the permit or the exam changed, or the file is a duplicate; the
+ * caller reads the permit again and goes the ordinary way.
+ */
+function checkedInsertStatement(db: Db) {
+  return preparedOnce(db, 'upload_instance_insert_checked', (on) => {
+    const fields: Record<string, SQL | AnyPgColumn> = {};
+    for (const key of Object.keys(getTableColumns(dicomInstances)) as (keyof typeof dicomInstances.$inferSelect)[]) {
+      if (key === 'id') fields.id = sql`nextval('dicom_instances_id_seq')`;
+      else if (key === 'examId') fields.examId = exams.id;
+      else if (key === 'bucketId') fields.bucketId = exams.bucketId;
+      else {
+        const cast = castOf[key];
+        fields[key] = cast ? sql`${p(key)}::${sql.raw(cast)}` : sql`${p(key)}`;
+      }
+    }
+    const select = (qb: QueryBuilder) => qb.select(fields).from(accounts)
+      .innerJoin(exams, and(permitExam, sql`${exams.storeUid} is not distinct from ${p('storeUid')}`))
+      .where(and(eq(accounts.id, p('account')), eq(accounts.status, 0), eq(accounts.tokenVersion, p('tokenVersion'))));
+    // The fields are the table's columns in its order (drizzle checks that when it builds the statement); their types
+    // are the table's only through the casts above, which TypeScript cannot follow.
+    return on.insert(dicomInstances)
+      .select(select as unknown as (qb: QueryBuilder) => PgInsertSelectQueryBuilder<typeof dicomInstances>)
+      .onConflictDoNothing({ target: [dicomInstances.examId, dicomInstances.sopInstanceUid] })
+      .returning()
+      .prepare('upload_instance_insert_checked');
+  });
+}
+
+export interface PermitAsRead { account: number; tokenVersion: number; storeUid: string | null }
+
+export async function insertInstanceChecked(db: Db, row: InstanceInsert, permit: PermitAsRead): Promise<typeof dicomInstances.$inferSelect | undefined> {
+  const values: Record<string, unknown> = { exam: row.examId, bucket: row.bucketId, ...permit };
+  for (const k of instanceKeys) values[k] = row[k] ?? null;
+  values.frames = row.frames ?? 1;
+  values.created = row.created.toISOString();
+  const [inserted] = await checkedInsertStatement(db).execute(values);
   return inserted;
 }

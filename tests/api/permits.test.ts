@@ -1,7 +1,7 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StudyUploadInput, UploadCredentials } from '../../contract/uploads';
-import { buckets, exams, reportOrderTargets } from '../../server/db/schema';
+import { buckets, dicomInstances, exams, reportOrderTargets } from '../../server/db/schema';
 import { createAccount } from '../support/accounts';
 import { CT_SERIES, asNewInstance, sample } from '../support/dicom';
 import { fetchLink, form, png } from '../support/files';
@@ -165,6 +165,31 @@ describe('upload credentials die with what issued them', () => {
       const put = await putFile(s, session.credentials.token, dicomOf(uid));
       expect([put.status, put.body.code]).toEqual([403, 'FileTokenExpired']);
     }
+  });
+
+  it("a member's next files are answered by the permit as it is now: a dead one before a broken file or another study, a changed Study UID as changed", async () => {
+    const member = await createAccount(s, { groupId: s.ids.groupId, buckets: [{ bucketId: s.ids.hospitalId, actions: ['exam_upload'] }] });
+    const bearer = await s.login(member.username);
+    const [uid, moved] = [newUid(), newUid()];
+    const session = await initUpload(s, bearer, s.ids.hospitalId, studyInput(uid));
+    // The first file reads the permit; the next ones are written against it as read.
+    expect((await putFile(s, session.credentials.token, dicomOf(uid))).body.status).toBe('stored');
+    const broken = await putFile(s, session.credentials.token, new TextEncoder().encode('not a DICOM file at all'));
+    expect([broken.status, broken.body.code]).toEqual([400, 'NotDicom']);
+    const elsewhere = await putFile(s, session.credentials.token, dicomOf(newUid()));
+    expect([elsewhere.status, elsewhere.body.code]).toEqual([409, 'StudyMismatch']);
+
+    await s.db.db.update(exams).set({ storeUid: moved }).where(eq(exams.id, session.exam.id));
+    expect((await putFile(s, session.credentials.token, dicomOf(moved))).body.status).toBe('stored');
+    const old = await putFile(s, session.credentials.token, dicomOf(uid));
+    expect([old.status, old.body.code, old.body.details?.expected]).toEqual([409, 'StudyMismatch', moved]);
+
+    expect((await s.request('POST', 'accounts/logout', { token: bearer })).status).toBe(204);
+    for (const body of [dicomOf(moved), new TextEncoder().encode('not a DICOM file at all'), dicomOf(newUid())]) {
+      const put = await putFile(s, session.credentials.token, body);
+      expect([put.status, put.body.code]).toEqual([403, 'FileTokenExpired']);
+    }
+    expect(await s.db.db.select().from(dicomInstances).where(eq(dicomInstances.examId, session.exam.id))).toHaveLength(2);
   });
 
   it('a regenerated organisation token ends the credentials issued through the old one', async () => {

@@ -227,6 +227,26 @@ describe('registrar', () => {
     expect(r.totals).toEqual({ registrations: 55, examLines: 0, arrived: 0, canceled: 0 });
   });
 
+  it('puts a row into the week and day of its organisation\'s clock across a summer-time change (London, October)', async () => {
+    // London leaves summer time at 2026-10-25 01:00 UTC; weeks start on Monday (10-19, 10-26). Nothing else is in October.
+    const ada = await createAccount(s, { name: 'Desk DST' });
+    const row = (bucketId: number, iso: string) => ({ bucketId, createdBy: ada.id, created: at(iso) });
+    await s.db.db.insert(t.registrations).values([
+      row(B, '2026-10-18T23:30:00Z'), // London 00:30 BST Mon 10-19 (UTC: Sunday, the week before)
+      row(B, '2026-10-25T00:30:00Z'), // London 01:30 BST Sun 10-25, before the change
+      row(B, '2026-10-25T23:30:00Z'), // London 23:30 GMT Sun 10-25, after it
+      row(A, '2026-10-25T16:30:00Z'), // Shanghai 00:30 Mon 10-26 (UTC: Sunday)
+      row(B, '2026-10-26T00:30:00Z'), // London 00:30 GMT Mon 10-26
+    ]);
+    const weeks = await ask('registrar', { from: '2026-10-19', to: '2026-11-01', unit: 'week' });
+    expect(weeks.periods).toEqual(['2026-10-19', '2026-10-26']);
+    expect(weeks.series.map((x) => [x.label, x.values])).toEqual([['Desk DST', [3, 2]]]);
+    const days = await ask('registrar', { from: '2026-10-25', to: '2026-10-26', unit: 'day' });
+    expect(days.series.map((x) => [x.label, x.values])).toEqual([['Desk DST', [2, 2]]]);
+    const london = await ask('registrar', { from: '2026-10-18', to: '2026-10-19', unit: 'day', bucketIds: [B] });
+    expect(london.series.map((x) => x.values)).toEqual([[0, 1]]);
+  });
+
   it('needs a period', async () => {
     const res = await s.request('POST', 'statistics/registrar', { token, body: { groupId, unit: 'day' } });
     expect(res.status).toBe(400);

@@ -85,6 +85,7 @@ function checkedInsertStatement(db: Db) {
   return preparedOnce(db, 'upload_instance_insert_checked', (on) => {
     const fields: Record<string, SQL | AnyPgColumn> = {};
     for (const key of Object.keys(getTableColumns(dicomInstances)) as (keyof typeof dicomInstances.$inferSelect)[]) {
+      // The serial column's own sequence: a select list cannot say DEFAULT.
       if (key === 'id') fields.id = sql`nextval('dicom_instances_id_seq')`;
       else if (key === 'examId') fields.examId = exams.id;
       else if (key === 'bucketId') fields.bucketId = exams.bucketId;

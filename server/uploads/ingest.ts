@@ -24,7 +24,8 @@ export interface IngestTarget {
   accountId: number | null;
   /**
    * Set when the permit was not read for this file but remembered from an earlier one: the file's row is then written
-   * only if the permit is still as read, and any other outcome reads it again (`again`) before it is answered.
+   * only if the permit is still as read, and any other outcome reads it again (`again`) before it is answered. The
+   * file itself is written before that check, and deleted again when the permit has died (no row points at it).
    */
   asRead?: { permit: PermitAsRead; again: () => Promise<IngestTarget> };
 }

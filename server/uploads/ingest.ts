@@ -7,7 +7,7 @@ import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { matchDevice } from './device';
 import { StorageLimitError, storedName } from '../storage/types';
-import { insertInstance, insertInstanceChecked, type PermitAsRead } from './statements';
+import { insertInstance, insertInstanceChecked, type InstanceInsert, type PermitAsRead } from './statements';
 import { createBufferPool, type BufferPool, type PooledBuffer } from './bufferPool';
 
 /** Whole files' buffers, reused from one file to the next (./bufferPool.ts). */
@@ -91,10 +91,7 @@ async function ingestStored(deps: Pick<Deps, 'db' | 'storage' | 'clock'>, target
     return refuse(new ApiError('StudyMismatch', undefined, { expected: target.storeUid, received: h.studyInstanceUid }));
   }
   // A row that cannot be written (the exam deleted meanwhile, the database gone) leaves no file behind.
-  const row = await insertInstance(deps.db, {
-    examId: target.examId, bucketId: target.bucketId, ...indexFields(h), storageKey: key, size: stored.size,
-    uploadedBy: target.accountId, created: deps.clock.now(),
-  }).catch(async (err: unknown) => { await deps.storage.delete(key); throw err; });
+  const row = await insertInstance(deps.db, instanceRow(deps, target, h, key, stored)).catch(async (err: unknown) => { await deps.storage.delete(key); throw err; });
   if (row) {
     await matchDevice(deps.db, target, h.stationName);
     return { status: 'stored', instance: toStoredInstance(row), warnings: read.warnings };
@@ -114,10 +111,7 @@ async function storedAsRead(
   if (!read.ok) return null;
   const h = read.header;
   if (target.storeUid && h.studyInstanceUid !== target.storeUid) return null;
-  const row = await insertInstanceChecked(deps.db, {
-    examId: target.examId, bucketId: target.bucketId, ...indexFields(h), storageKey: key, size: stored.size,
-    uploadedBy: target.accountId, created: deps.clock.now(),
-  }, permit).catch(async (err: unknown) => { await deps.storage.delete(key); throw err; });
+  const row = await insertInstanceChecked(deps.db, instanceRow(deps, target, h, key, stored), permit).catch(async (err: unknown) => { await deps.storage.delete(key); throw err; });
   if (!row) return null;
   await matchDevice(deps.db, target, h.stationName);
   return { status: 'stored', instance: toStoredInstance(row), warnings: read.warnings };
@@ -200,6 +194,14 @@ async function storeStreaming(deps: Pick<Deps, 'storage'>, key: string, body: Re
 }
 
 const cut = (value: string | null, max: number) => (value === null ? null : value.slice(0, max));
+
+/** The instance row of a stored file. */
+function instanceRow(deps: Pick<Deps, 'clock'>, target: IngestTarget, h: DicomHeader, key: string, stored: Stored): InstanceInsert {
+  return {
+    examId: target.examId, bucketId: target.bucketId, ...indexFields(h), storageKey: key, size: stored.size,
+    uploadedBy: target.accountId, created: deps.clock.now(),
+  };
+}
 
 function indexFields(h: DicomHeader) {
   return {

@@ -57,11 +57,16 @@ function instanceInsertStatement(db: Db) {
     .prepare('upload_instance_insert'));
 }
 
-export async function insertInstance(db: Db, row: InstanceInsert): Promise<typeof dicomInstances.$inferSelect | undefined> {
+/** The row's placeholder values: every key, absent ones as null, one frame unless said. */
+function instanceValues(row: InstanceInsert): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const k of instanceKeys) values[k] = row[k] ?? null;
   values.frames = row.frames ?? 1;
-  const [inserted] = await instanceInsertStatement(db).execute(values);
+  return values;
+}
+
+export async function insertInstance(db: Db, row: InstanceInsert): Promise<typeof dicomInstances.$inferSelect | undefined> {
+  const [inserted] = await instanceInsertStatement(db).execute(instanceValues(row));
   return inserted;
 }
 
@@ -110,10 +115,8 @@ function checkedInsertStatement(db: Db) {
 export interface PermitAsRead { account: number; tokenVersion: number; storeUid: string | null }
 
 export async function insertInstanceChecked(db: Db, row: InstanceInsert, permit: PermitAsRead): Promise<typeof dicomInstances.$inferSelect | undefined> {
-  const values: Record<string, unknown> = { exam: row.examId, bucket: row.bucketId, ...permit };
-  for (const k of instanceKeys) values[k] = row[k] ?? null;
-  values.frames = row.frames ?? 1;
-  values.created = row.created.toISOString();
+  // The time as text: in a select list it is cast, not encoded by its column.
+  const values = { ...instanceValues(row), exam: row.examId, bucket: row.bucketId, ...permit, created: row.created.toISOString() };
   const [inserted] = await checkedInsertStatement(db).execute(values);
   return inserted;
 }

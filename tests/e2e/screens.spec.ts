@@ -33,9 +33,9 @@ const SCREENS: Screen[] = [
   { name: 'forget-password', open: async (p) => { await p.goto('/forget-password'); await p.locator('a.btn').waitFor(); } },
   { name: 'change-password', open: async (p) => { await p.goto('/change-password?username=rad1'); await p.locator('form').waitFor(); } },
   { name: 'auth-token-invalid', open: async (p) => { await p.goto('/auth/token?accessToken=x&expires=1'); await p.getByRole('alert').waitFor(); } },
-  { name: 'not-found', open: async (p) => { await p.goto('/no/such/page'); await p.getByText('404').waitFor(); } },
+  { name: 'not-found', open: async (p) => { await p.goto('/no/such/page'); await p.getByText('404', { exact: true }).waitFor(); } },
   { name: 'profile', signedIn: true, open: async (p) => { await p.goto('/settings/profile'); await p.locator('input[name=name]').waitFor(); } },
-  { name: 'unauthorized-signed-in', signedIn: true, open: async (p) => { await p.goto('/401'); await p.getByText('401').waitFor(); } },
+  { name: 'unauthorized-signed-in', signedIn: true, open: async (p) => { await p.goto('/401'); await p.getByText('401', { exact: true }).waitFor(); } },
   {
     name: 'account-menu',
     signedIn: true,

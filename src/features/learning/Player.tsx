@@ -1,10 +1,21 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import Plyr from 'plyr';
+import * as plyrModule from 'plyr';
 import 'plyr/dist/plyr.css';
 // Served from the app itself (built into dist/assets), never from plyr's CDN; so is the blank video below.
 // plyr's package exports do not list its sprite, so it is reached by its path; Vite copies it into the build.
 import iconUrl from '../../../node_modules/plyr/dist/plyr.svg?url';
+
+// plyr's types declare its class both as `export =` and as `export default`; TypeScript 7 (the type check) reads that as
+// a namespace without a default export or a constructor. The browser gets plyr.mjs, whose default export is the class:
+// it is typed here by the part of it this player uses, with the options from plyr's own namespace.
+interface PlyrPlayer {
+  elements: { container?: HTMLElement | null };
+  on(event: 'ready', listener: () => void): void;
+  togglePlay(): unknown;
+  destroy(): void;
+}
+const Plyr = (plyrModule as unknown as { default: new (target: HTMLElement, options: plyrModule.Options) => PlyrPlayer }).default;
 
 /** What the page is told of the player: it is ready (with its controls), and its media events. */
 export interface PlayerEvents {

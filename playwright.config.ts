@@ -26,27 +26,37 @@ export const smsOutbox = (at: number) => `${dataDirOf(at)}/sms-outbox.jsonl`;
 /** The built web app the servers serve; E2E_DIST lets side-by-side runs (helpers, experiments) keep builds apart. */
 const dist = process.env.E2E_DIST ?? 'dist';
 
-function server(at: number) {
-  const dataDir = dataDirOf(at);
+/** One lane's server, its own port, data folder and SMS outbox: a fresh embedded database seeded with the demo. */
+const serverOf = (at: number) => `PORT=${at} DATA_DIR=${dataDirOf(at)} SMS_OUTBOX_FILE=${smsOutbox(at)} npx tsx server/main.ts`;
+
+/**
+ * The servers. Playwright starts its web servers one after another, and seeding the demo (images included) takes half
+ * a minute on a slow CI machine; so the first entry's command starts every lane's server side by side (each seeding
+ * on its own core), and the other lanes' entries only wait for their own address (`sleep`, killed with the run, as
+ * Playwright kills the first command's whole process group, both servers in it).
+ */
+function server(at: number, all: readonly number[]) {
+  const first = at === all[0];
+  const dirs = all.map(dataDirOf).join(' ');
   return {
-    // scripts/test.sh builds before Playwright; a missing build is made here so the config also runs alone (the
-    // lanes' servers start one after the other, so only the first can find the build missing).
-    command: `rm -rf ${dataDir} && mkdir -p ${dataDir} && ([ -f ${dist}/index.html ] || npx vite build --logLevel warn --outDir ${dist}) && npx tsx server/main.ts`,
+    // scripts/test.sh builds before Playwright; a missing build is made here so the config also runs alone.
+    command: first
+      ? `rm -rf ${dirs} && mkdir -p ${dirs} && ([ -f ${dist}/index.html ] || npx vite build --logLevel warn --outDir ${dist}) && ${[...all.slice(1).map((other) => `${serverOf(other)} & `), serverOf(at)].join('')}`
+      : 'sleep 86400',
     url: `http://localhost:${at}/api/v1/domain`,
-    reuseExistingServer: false,
+    // The first entry must find its port free; another lane's server, started by the first entry, may already answer.
+    reuseExistingServer: !first,
     timeout: 120_000,
     env: {
-      // Always a fresh embedded database in dataDir. .ci/run exports DATABASE_URL for the API suite: a server on that
-      // shared database would meet the exams, files and links of earlier runs (whose files are gone).
+      // Always a fresh embedded database in its data folder. .ci/run exports DATABASE_URL for the API suite: a server on
+      // that shared database would meet the exams, files and links of earlier runs (whose files are gone).
       DATABASE_URL: '',
-      PORT: String(at),
       CLIENT_DIR: dist,
-      DATA_DIR: dataDir,
       SCRYPT_COST: '1024',
       TOKEN_SECRET: 'e2e-secret-not-for-production',
       LOG: '0',
-      // The local SMS sender also appends each text here (tests/e2e/settings.spec.ts reads the codes): see smsOutbox().
-      SMS_OUTBOX_FILE: smsOutbox(at),
+      // PORT, DATA_DIR and SMS_OUTBOX_FILE (the local SMS sender also appends each text there; tests/e2e/settings.spec.ts
+      // reads the codes: see smsOutbox()) are each lane's own: serverOf().
     },
   };
 }
@@ -72,7 +82,10 @@ export default defineConfig({
   outputDir: '.tmp/test-results',
   use: {
     viewport: { width: 1280, height: 800 },
-    trace: 'retain-on-failure',
+    // A trace records every test's screencast and DOM snapshots to keep the failing ones: on CI's two cores that was
+    // about a third of each test's time (screens + worklist alone: 104 → 73 s), for files CI never hands back.
+    // E2E_TRACE=1 records them again when a failure needs looking into.
+    trace: process.env.E2E_TRACE === '1' ? 'retain-on-failure' : 'off',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
@@ -81,5 +94,5 @@ export default defineConfig({
   },
   // One worker per lane: a lane's files share its server one after another, never two at once.
   projects: lanes.map(({ port: at, ...lane }) => ({ ...lane, workers: 1, use: { baseURL: `http://localhost:${at}` } })),
-  webServer: lanes.map((lane) => server(lane.port)),
+  webServer: lanes.map((lane) => server(lane.port, lanes.map((l) => l.port))),
 });

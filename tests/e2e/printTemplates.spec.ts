@@ -58,6 +58,9 @@ async function openTab(page: Page) {
   await signIn(page, 'admin');
   await page.goto(TAB);
   await expect(page.getByTestId('print-template-list')).toBeVisible();
+  // The tab has opened its default template: its first effects (the commands' keys among them) have run. A key pressed
+  // on the list's first paint was lost once on a slow CI machine.
+  await expect(page.getByTestId('print-template-list').locator('[aria-current="true"]')).toBeVisible();
 }
 
 async function restoreDefault() {

@@ -32,6 +32,7 @@ import { buildQuery } from '../server/exams/query';
 import { readableBuckets } from '../server/exams/scope';
 import { examCount, seedBench } from '../server/seed/benchSeed';
 import { DEMO_PASSWORD } from '../server/seed/demo';
+import { tuneHeap } from '../server/heap';
 import { createLocalStorage } from '../server/storage/local';
 import { createSigner } from '../server/storage/signer';
 import { percentile as pct } from './support/stats';
@@ -46,6 +47,8 @@ const LOAD_ONLY = process.argv.includes('--load-only');
 /** Only the scenarios whose name contains this text (and no load part). */
 const SCENARIO = arg('scenario');
 const SCRYPT_COST = 1024;
+// The server's heap policy, as server/main.ts sets it (the server runs in this process); BENCH_HEAP=default leaves V8's own.
+if (process.env.BENCH_HEAP !== 'default') tuneHeap();
 
 interface Scenario {
   name: string;

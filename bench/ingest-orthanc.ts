@@ -1,5 +1,5 @@
 /**
- * `npm run bench:ingest-orthanc [-- --files 200] [-- --rounds 2] [-- --postgres] [-- --only product|orthanc]`: DICOM ingest side by side with
+ * `npm run bench:ingest-orthanc [-- --files 200] [-- --rounds 2] [-- --postgres] [-- --only product|orthanc] [-- --in-flight 4]`: DICOM ingest side by side with
  * Orthanc, in one run, with the same files. Prints numbers; never fails on a time.
  *
  * - Orthanc: Debian's package (`apt-get install -y orthanc` when /usr/sbin/Orthanc is missing; needs root), started
@@ -16,7 +16,7 @@
  *   for the product with --postgres): on a shared machine the rates follow the neighbours' load, CPU time much less.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -27,7 +27,8 @@ import { arg } from './support/args';
 
 const FILES = Number(arg('files') ?? 200);
 const ROUNDS = Number(arg('rounds') ?? 2);
-const IN_FLIGHT = [1, 4];
+/** `--in-flight 4`: one level only (profiling). */
+const IN_FLIGHT = arg('in-flight') ? [Number(arg('in-flight'))] : [1, 4];
 const POSTGRES = process.argv.includes('--postgres');
 const ORTHANC = '/usr/sbin/Orthanc';
 /** `--only product|orthanc`: one side alone (profiling); no ratio then. */
@@ -126,7 +127,9 @@ async function startProduct(root: string): Promise<Target> {
   // Built like `npm start` runs it (tsx compiles once at load); the request log goes where a deployment's would.
   // BENCH_PRODUCT_NODE_ARGS: e.g. `--cpu-prof --cpu-prof-dir=.tmp/prof` to profile the product's side.
   const nodeArgs = (process.env.BENCH_PRODUCT_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  // BENCH_PRODUCT_STDOUT: a file for the product's standard output (e.g. with `--trace-gc` in BENCH_PRODUCT_NODE_ARGS).
+  const stdout = process.env.BENCH_PRODUCT_STDOUT ? openSync(process.env.BENCH_PRODUCT_STDOUT, 'w') : 'ignore';
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], { env, stdio: ['ignore', stdout, 'pipe'] });
   let log = '';
   child.stderr!.on('data', (d: Buffer) => { log = (log + d.toString()).slice(-4000); });
   const api = `http://127.0.0.1:${port}/api/v1/`;

@@ -3,9 +3,11 @@ import { createTokens } from './auth/tokens';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { systemClock } from './deps';
+import { tuneHeap } from './heap';
 import { seedDemoIfEmpty } from './seed/demo';
 import { storageFromEnv } from './storage';
 
+tuneHeap();
 const started = performance.now();
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });

@@ -12,10 +12,11 @@ export default defineConfig({
   plugins: [react(), localeSplit(import.meta.dirname)],
   resolve: { tsconfigPaths: true },
   test: {
+    isolate: false,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node', isolate: false } },
-      { extends: true, test: { name: 'model', include: ['tests/model/**/*.test.ts'], environment: 'node', isolate: false, testTimeout: 120_000, hookTimeout: 120_000 } },
-      { extends: true, test: { name: 'api', include: ['tests/api/**/*.test.ts'], environment: 'node', isolate: false, testTimeout: 60_000, hookTimeout: 120_000 } },
+      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node' } },
+      { extends: true, test: { name: 'model', include: ['tests/model/**/*.test.ts'], environment: 'node', testTimeout: 120_000, hookTimeout: 120_000 } },
+      { extends: true, test: { name: 'api', include: ['tests/api/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 120_000 } },
     ],
   },
 });

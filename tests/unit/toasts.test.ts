@@ -58,4 +58,54 @@ describe('toast area', () => {
     expect(store.list()).toHaveLength(0);
     expect(listener).toHaveBeenCalledTimes(2);
   });
+
+  it('stops a toast\'s time while it is held and gives back what was left', () => {
+    const store = createToastStore();
+    const id = store.show({ message: 'New exam' })!;
+    vi.advanceTimersByTime(4_000);
+    store.hold(id);
+    store.hold(id); // a second hold changes nothing
+    vi.advanceTimersByTime(60_000);
+    expect(store.list()).toHaveLength(1);
+    store.release(id);
+    vi.advanceTimersByTime(5_999);
+    expect(store.list()).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(store.list()).toHaveLength(0);
+  });
+
+  it('gives a toast let go in its last instant a second to be seen leaving', () => {
+    const store = createToastStore();
+    const id = store.show({ message: 'New exam' })!;
+    vi.advanceTimersByTime(9_900);
+    store.hold(id);
+    store.release(id);
+    vi.advanceTimersByTime(999);
+    expect(store.list()).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(store.list()).toHaveLength(0);
+  });
+
+  it('ignores a release without a hold, and a hold of a toast that has gone', () => {
+    const store = createToastStore();
+    const id = store.show({ message: 'New exam' })!;
+    store.release(id);
+    vi.advanceTimersByTime(10_000);
+    expect(store.list()).toHaveLength(0);
+    store.hold(id);
+    store.release(id);
+    expect(store.list()).toHaveLength(0);
+  });
+
+  it('closes a held toast the user dismisses', () => {
+    const store = createToastStore();
+    const onClose = vi.fn();
+    const id = store.show({ message: 'New exam', onClose })!;
+    store.hold(id);
+    store.dismiss(id);
+    store.release(id);
+    vi.advanceTimersByTime(20_000);
+    expect(store.list()).toHaveLength(0);
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
 });

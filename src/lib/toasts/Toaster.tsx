@@ -61,7 +61,26 @@ const KIND_CLASS: Record<Toast['kind'], string> = {
   error: 'border-l-danger',
 };
 
-function ToastCard({ toast, onDismiss, closeLabel }: { toast: Toast; onDismiss: () => void; closeLabel: string }) {
+/** Whether the pointer is over a card and whether focus is in it: the card's time stands still while either is so. */
+function useHeld(onChange: (held: boolean) => void) {
+  const state = useRef({ pointer: false, focus: false });
+  const set = (part: 'pointer' | 'focus', value: boolean) => {
+    const before = state.current.pointer || state.current.focus;
+    state.current = { ...state.current, [part]: value };
+    const after = state.current.pointer || state.current.focus;
+    if (before !== after) onChange(after);
+  };
+  return {
+    onMouseEnter: () => set('pointer', true),
+    onMouseLeave: () => set('pointer', false),
+    // React's focus events bubble: focus moving to the card's close button lets go and takes hold again at once.
+    onFocus: () => set('focus', true),
+    onBlur: () => set('focus', false),
+  };
+}
+
+function ToastCard({ toast, onDismiss, onHeld, closeLabel }: { toast: Toast; onDismiss: () => void; onHeld: (held: boolean) => void; closeLabel: string }) {
+  const held = useHeld(onHeld);
   // Esc on a focused notification closes it (and, for a polling toast, records what it showed); the key stops here
   // so the screen under it does not also act on it.
   const onKeyDown = (event: KeyboardEvent) => {
@@ -74,6 +93,7 @@ function ToastCard({ toast, onDismiss, closeLabel }: { toast: Toast; onDismiss: 
     <div
       tabIndex={0}
       onKeyDown={onKeyDown}
+      {...held}
       data-toast-key={toast.key}
       role={toast.kind === 'error' ? 'alert' : 'status'}
       className={`pointer-events-auto flex items-start gap-3 rounded-md border border-line border-l-4 bg-raised px-3 py-2 text-sm text-fg shadow-lg ${KIND_CLASS[toast.kind]}`}
@@ -108,7 +128,13 @@ export function Toaster({ store = defaultStore }: { store?: ToastStore }) {
         style={{ width: placement.width }}
       >
         {corner.map((toast) => (
-          <ToastCard key={toast.id} toast={toast} onDismiss={() => store.dismiss(toast.id)} closeLabel={t('common.dismiss')} />
+          <ToastCard
+            key={toast.id}
+            toast={toast}
+            onDismiss={() => store.dismiss(toast.id)}
+            onHeld={(held) => (held ? store.hold(toast.id) : store.release(toast.id))}
+            closeLabel={t('common.dismiss')}
+          />
         ))}
       </section>
       <div aria-live="assertive" className="pointer-events-none fixed bottom-8 left-1/2 z-[60] flex -translate-x-1/2 flex-col items-center gap-2 print:hidden">

@@ -25,6 +25,8 @@ export interface Toast extends Required<Pick<ToastInput, 'message' | 'kind' | 'p
 export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
+  /** Milliseconds now; Date.now when left out. */
+  now?(): number;
 }
 
 export interface ToastStore {
@@ -37,6 +39,12 @@ export interface ToastStore {
   /** Whether a toast with this key is up. */
   has(key: string): boolean;
   dismiss(id: number): void;
+  /**
+   * The toast stays while the user reads it (WCAG 2.2.1): its timer stops while the pointer is over it or focus is in
+   * it, and `release` gives it back what was left of its time.
+   */
+  hold(id: number): void;
+  release(id: number): void;
   /** The user closes every toast of an area (Esc on the notifications, or the palette's "dismiss notifications"). */
   dismissAll(placement?: ToastPlacement): void;
   clear(): void;
@@ -53,6 +61,10 @@ export function createToastStore(timers: Timers = globalThis as unknown as Timer
   let nextId = 1;
   const listeners = new Set<() => void>();
   const handles = new Map<number, unknown>();
+  /** When each running timer ends, and what is left of a held one. */
+  const deadlines = new Map<number, number>();
+  const held = new Map<number, number>();
+  const now = () => timers.now?.() ?? Date.now();
   const closers = new Map<number, NonNullable<ToastInput['onClose']>>();
 
   const emit = () => listeners.forEach((l) => l());
@@ -62,6 +74,8 @@ export function createToastStore(timers: Timers = globalThis as unknown as Timer
     toasts = toasts.filter((t) => t.id !== id);
     timers.clearTimeout(handles.get(id));
     handles.delete(id);
+    deadlines.delete(id);
+    held.delete(id);
     const onClose = closers.get(id);
     closers.delete(id);
     onClose?.(reason);
@@ -85,12 +99,17 @@ export function createToastStore(timers: Timers = globalThis as unknown as Timer
     if (same.length >= TOAST_MAX) remove(same[0]!.id, 'replaced');
     toasts = [...toasts, toast];
     if (input.onClose) closers.set(toast.id, input.onClose);
-    handles.set(toast.id, timers.setTimeout(() => {
-      remove(toast.id, 'timeout');
-      emit();
-    }, toast.duration));
+    start(toast.id, toast.duration);
     emit();
     return toast.id;
+  }
+
+  function start(id: number, ms: number) {
+    deadlines.set(id, now() + ms);
+    handles.set(id, timers.setTimeout(() => {
+      remove(id, 'timeout');
+      emit();
+    }, ms));
   }
 
   return {
@@ -107,6 +126,21 @@ export function createToastStore(timers: Timers = globalThis as unknown as Timer
     dismiss(id) {
       remove(id, 'dismissed');
       emit();
+    },
+    hold(id) {
+      const deadline = deadlines.get(id);
+      if (deadline === undefined || held.has(id)) return;
+      timers.clearTimeout(handles.get(id));
+      handles.delete(id);
+      deadlines.delete(id);
+      held.set(id, Math.max(0, deadline - now()));
+    },
+    release(id) {
+      const left = held.get(id);
+      if (left === undefined) return;
+      held.delete(id);
+      // A toast let go in its last instant still shows long enough to be seen leaving.
+      start(id, Math.max(left, 1_000));
     },
     dismissAll(placement = 'corner') {
       for (const t of toasts.filter((toast) => toast.placement === placement)) remove(t.id, 'dismissed');

@@ -35,4 +35,9 @@ export interface Group {
   enableCredit: boolean;
   pathologyUrl: string | null;
   allowAccountMgmt: boolean;
+  /**
+   * Whether this account may open the group's statistics (areas §6): statistics are on, and it administers the group
+   * or holds statistics_report in one of the group's organisations. GET statistics/groups lists the same groups.
+   */
+  readsStatistics: boolean;
 }

@@ -13,6 +13,7 @@ import { ApiError } from '../http/errors';
 import { parse } from '../http/validate';
 import { assertBucketsInGroup, assertGroupAdmin, assertGroupMember, isAdminOf } from './access';
 import { presentGroup, type GroupRow } from './present';
+import { readsStatistics } from '../statistics/scope';
 
 const pgCode = (err: unknown): string | undefined => {
   const e = err as { code?: string; cause?: { code?: string } } | null;
@@ -30,8 +31,8 @@ async function nameTaken(db: Db, name: string): Promise<boolean> {
   return Boolean(row);
 }
 
-async function detail(db: Db, g: GroupRow, accessLevel: number): Promise<GroupDetail> {
-  const out: GroupDetail = { ...presentGroup(g, accessLevel), name: g.name };
+async function detail(db: Db, g: GroupRow, accessLevel: number, readsStats: boolean): Promise<GroupDetail> {
+  const out: GroupDetail = { ...presentGroup(g, accessLevel, readsStats), name: g.name };
   if (accessLevel === 1) {
     const [[members], [orgs]] = [
       await db.select({ n: count() }).from(groupMembers).where(eq(groupMembers.groupId, g.id)),
@@ -75,22 +76,24 @@ export async function groupCoreRoutes(app: FastifyInstance, deps: Deps) {
       return row!;
     });
     reply.status(201);
-    return detail(db, created, 1);
+    // The creator administers the new group: its statistics are theirs once switched on.
+    return detail(db, created, 1, created.enableStat);
   });
 
   app.get('/groups/mine', async (req): Promise<GroupView[]> => {
     const { account } = authOf(req);
-    const rows = await db.select({ g: groups, accessLevel: groupMembers.accessLevel })
+    const [a, rows] = await Promise.all([access(req), db.select({ g: groups, accessLevel: groupMembers.accessLevel })
       .from(groupMembers).innerJoin(groups, eq(groups.id, groupMembers.groupId))
-      .where(eq(groupMembers.accountId, account.id)).orderBy(groups.id);
-    return rows.map(({ g, accessLevel }) => presentGroup(g, accessLevel));
+      .where(eq(groupMembers.accountId, account.id)).orderBy(groups.id)]);
+    return rows.map(({ g, accessLevel }) => presentGroup(g, accessLevel, readsStatistics(a, g)));
   });
 
   app.get('/groups/:id', async (req): Promise<GroupDetail> => {
     const { id } = parse(groupParams, req.params);
     const a = await access(req);
     assertGroupMember(a, id);
-    return detail(db, await loadGroup(db, id), isAdminOf(a, id) ? 1 : 0);
+    const g = await loadGroup(db, id);
+    return detail(db, g, isAdminOf(a, id) ? 1 : 0, readsStatistics(a, g));
   });
 
   app.patch('/groups/:id', async (req): Promise<GroupDetail> => {
@@ -112,7 +115,7 @@ export async function groupCoreRoutes(app: FastifyInstance, deps: Deps) {
       });
       return after!;
     });
-    return detail(db, row, 1);
+    return detail(db, row, 1, readsStatistics(a, row));
   });
 
   app.delete('/groups/:id', async (req, reply) => {

@@ -60,11 +60,21 @@ export async function statScope(db: Db, access: Access, groupId: number, narrowT
   };
 }
 
-/** The groups whose statistics the account may open: statistics on, and admin of the group or statistics_report in one of its organisations. */
-export async function statGroups(db: Db, access: Access): Promise<StatGroupsAnswer> {
+/** The groups whose statistics the account may open, whatever their statistics switch: it administers them or holds statistics_report in one of their organisations. */
+function statCandidates(access: Access): Set<number> {
   const withAction = [...access.buckets.values()].filter((g) => g.actions.has('statistics_report')).map((g) => g.groupId);
   const adminOf = [...access.groups.entries()].filter(([, level]) => level === 1).map(([id]) => id);
-  const ids = [...new Set([...withAction, ...adminOf])];
+  return new Set([...withAction, ...adminOf]);
+}
+
+/** Whether the account may open this group's statistics (groups/mine's `readsStatistics`; the same rule as statGroups). */
+export function readsStatistics(access: Access, group: { id: number; enableStat: boolean }): boolean {
+  return group.enableStat && statCandidates(access).has(group.id);
+}
+
+/** The groups whose statistics the account may open: statistics on, and admin of the group or statistics_report in one of its organisations. */
+export async function statGroups(db: Db, access: Access): Promise<StatGroupsAnswer> {
+  const ids = [...statCandidates(access)];
   if (ids.length === 0) return { groups: [] };
   const rows = await db.select({ id: groups.id, name: groups.displayName }).from(groups)
     .where(and(inArray(groups.id, ids), eq(groups.enableStat, true))).orderBy(groups.id);

@@ -344,9 +344,10 @@ describe('GET groups/mine', () => {
       id: s.ids.groupId, accessLevel: 1, displayName: '示范医疗集团', domainName: 'demo.local', openTelemed: true, enableRegistry: true,
       enableStat: true, enableConsultation: true, enableCalling: true, enableCredit: true, allowOverview: true, allowAccountMgmt: true,
       isGroupKb: true, featEncryptionViewerOn: true, openPrivateCloud: '1', defaultExpertBucketId: s.ids.expertCentreId,
-      defaultConsultationBucketId: s.ids.expertCentreId, autoNotifyAudio: '/sounds/notify.wav',
+      defaultConsultationBucketId: s.ids.expertCentreId, autoNotifyAudio: '/sounds/notify.wav', readsStatistics: true,
     });
-    expect(rad1).toEqual([{ ...admin[0], accessLevel: 0 }]);
+    // rad1 holds no statistics_report: the same group, without its statistics.
+    expect(rad1).toEqual([{ ...admin[0], accessLevel: 0, readsStatistics: false }]);
     expect(Object.keys(admin[0])).not.toContain('name');
     expect(Object.keys(admin[0])).not.toContain('created');
   });

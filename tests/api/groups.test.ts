@@ -105,7 +105,9 @@ describe('GET groups/{id}', () => {
     expect(asAdmin.admin.organizationCount).toBeGreaterThanOrEqual(2);
     expect(asMember.accessLevel).toBe(0);
     expect(asMember.admin).toBeUndefined();
-    const { admin: _a, accessLevel: _l, ...shared } = asAdmin;
+    // The caller's own: the admin reads the group's statistics, rad1 (no statistics_report) does not.
+    expect([asAdmin.readsStatistics, asMember.readsStatistics]).toEqual([true, false]);
+    const { admin: _a, accessLevel: _l, readsStatistics: _r, ...shared } = asAdmin;
     expect(asMember).toMatchObject(shared);
   });
 
@@ -135,6 +137,8 @@ describe('PATCH groups/{id}', () => {
     expect(res.body).toMatchObject(patch);
     const [mine] = (await s.request('GET', 'groups/mine', { token: c.token })).body;
     expect(mine).toMatchObject(patch);
+    // Statistics switched on: the administrator now reads them (they did not when the group was made).
+    expect([g.readsStatistics, res.body.readsStatistics, mine.readsStatistics]).toEqual([false, true, true]);
     expect(Object.keys(mine)).not.toContain('name');
     const trail = await auditTrail(s.db.db, 'group', g.id);
     expect(trail.at(-1)).toMatchObject({ action: 'update', actorId: c.id, after: patch });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAT_NAMES, STAT_PATHS, type StatName, type StatResult } from '../../contract/statistics';
 import * as t from '../../server/db/schema';
 import { statWorkbook } from '../../server/statistics/export';
-import { createAccount, createGroup, unique } from '../support/accounts';
+import { createAccount, createGroup, joinGroup, unique } from '../support/accounts';
 import { startServer, type TestServer } from '../support/server';
 
 /**
@@ -141,6 +141,45 @@ describe('whose figures', () => {
     // An organisation of another group: 404 even for the group's administrator.
     const other = await createGroup(s);
     expect((await post('study', { quick: '7d', bucketIds: [other.bucketId] })).status).toBe(404);
+  });
+});
+
+describe('which groups\' statistics an account sees in groups/mine (the navbar\'s entry)', () => {
+  const mine = async (token: string) => Object.fromEntries(((await s.request('GET', 'groups/mine', { token })).body as { id: number; readsStatistics: boolean }[])
+    .map((g) => [g.id, g.readsStatistics]));
+  const listed = async (token: string) => ((await s.request('GET', 'statistics/groups', { token })).body as { groups: { id: number }[] }).groups.map((g) => g.id);
+
+  it('says so for exactly the groups statistics/groups lists, group by group', async () => {
+    const db = s.db.db;
+    // Statistics off in one group, where the account holds statistics_report; on in the other, where it holds nothing.
+    const off = await createGroup(s);
+    const [on] = await db.insert(t.groups).values({ name: unique('on'), displayName: 'Stats on', enableStat: true }).returning();
+    const [onOrg] = await db.insert(t.buckets).values({ groupId: on!.id, name: 'Stats on org', code: unique('on') }).returning();
+    const split = await createAccount(s, { groupId: off.groupId, buckets: [{ bucketId: off.bucketId, actions: ['statistics_report'] }] });
+    await joinGroup(s, split.id, on!.id);
+    const splitToken = await s.login(split.username, split.password);
+    expect(await mine(splitToken)).toEqual({ [off.groupId]: false, [on!.id]: false });
+    expect(await listed(splitToken)).toEqual([]);
+
+    // The right in an organisation of the group whose statistics are on: now that group.
+    await db.insert(t.bucketMembers).values({ bucketId: onOrg!.id, accountId: split.id, accessLevel: 'member' });
+    const [role] = await db.insert(t.roles).values({ bucketId: onOrg!.id, name: unique('role'), actions: ['statistics_report'] }).returning();
+    await db.insert(t.roleUsers).values({ roleId: role!.id, accountId: split.id });
+    const again = await s.login(split.username, split.password);
+    expect(await mine(again)).toEqual({ [off.groupId]: false, [on!.id]: true });
+    expect(await listed(again)).toEqual([on!.id]);
+
+    // The demo group: its administrator and the chief (statistics_report) may, rad1 may not.
+    expect((await mine(admin))[s.ids.groupId]).toBe(true);
+    expect((await mine(chief))[s.ids.groupId]).toBe(true);
+    expect((await mine(rad1))[s.ids.groupId]).toBe(false);
+    for (const token of [admin, chief, rad1]) {
+      const reads = Object.entries(await mine(token)).filter(([, yes]) => yes).map(([id]) => Number(id));
+      expect(reads).toEqual(await listed(token));
+    }
+    // GET groups/{id} says the same as groups/mine.
+    expect((await s.request('GET', `groups/${s.ids.groupId}`, { token: rad1 })).body.readsStatistics).toBe(false);
+    expect((await s.request('GET', `groups/${s.ids.groupId}`, { token: chief })).body.readsStatistics).toBe(true);
   });
 });
 

@@ -6,7 +6,7 @@ const group = (flags: Partial<Group>): Group => ({
   id: 3, accessLevel: 0, displayName: 'G', domainName: null, openTelemed: false, enableRegistry: false, enableStat: false,
   enableConsultation: false, autoNotifyAudio: null, autoConsulNotifyAudio: null, defaultConsultationBucketId: null,
   defaultExpertBucketId: null, isGroupKb: false, featEncryptionViewerOn: false, enableCalling: false, openPrivateCloud: '0',
-  allowOverview: false, enableCredit: false, pathologyUrl: null, allowAccountMgmt: false, ...flags,
+  allowOverview: false, enableCredit: false, pathologyUrl: null, allowAccountMgmt: false, readsStatistics: false, ...flags,
 });
 const all = () => true;
 const ids = (entries: Array<{ id: string }>) => entries.map((e) => e.id);
@@ -27,6 +27,15 @@ describe('navbar entries', () => {
     expect(primary({ permissions: applying, groups: [group({})] })).toEqual(['orders']);
     expect(primary({ permissions: { '1': { type: 1 as const, actions: ['exam_get' as const] } }, groups: [group({ enableCredit: true })] })).toEqual([]);
     expect(primary({ permissions: null, groups: [group({ enableCredit: true, accessLevel: 1 })] })).toEqual(['credit']);
+  });
+
+  it('show the statistics only where the server says this account reads a group\'s statistics', () => {
+    const reporting = { '1': { type: 1 as const, actions: ['statistics_report' as const] } };
+    const stats = (ctx: Parameters<typeof visibleEntries>[0]) => ids(visibleEntries(ctx, all)).includes('statistics');
+    // The right in one group's organisation and statistics on in another group: neither group's statistics.
+    expect(stats({ permissions: reporting, groups: [group({ id: 3 }), group({ id: 4, enableStat: true })] })).toBe(false);
+    expect(stats({ permissions: null, groups: [group({ id: 3 }), group({ id: 4, enableStat: true, readsStatistics: true })] })).toBe(true);
+    expect(visibleEntries({ permissions: null, groups: [group({ enableStat: true, readsStatistics: true })] }, all).find((e) => e.id === 'statistics')?.href).toBe('/group-statistics');
   });
 
   it('hide what the groups switch off and what no action allows', () => {

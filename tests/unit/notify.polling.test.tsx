@@ -43,7 +43,7 @@ const group = (flags: Partial<Group>): Group => ({
   id: 1, accessLevel: 0, displayName: '示范医疗集团', domainName: null, openTelemed: false, enableRegistry: false, enableStat: false,
   enableConsultation: true, autoNotifyAudio: null, autoConsulNotifyAudio: null, defaultConsultationBucketId: null,
   defaultExpertBucketId: null, isGroupKb: false, featEncryptionViewerOn: false, enableCalling: false, openPrivateCloud: '0',
-  allowOverview: false, enableCredit: false, pathologyUrl: null, allowAccountMgmt: false, ...flags,
+  allowOverview: false, enableCredit: false, pathologyUrl: null, allowAccountMgmt: false, readsStatistics: false, ...flags,
 });
 const CONSULT_SOUND = '/sounds/consult.wav';
 const EXAM_SOUND = '/sounds/exam.wav';

@@ -35,7 +35,7 @@ const GROUP: Group = {
   id: 1, accessLevel: 0, displayName: '示范医疗集团', domainName: null, openTelemed: false, enableRegistry: false, enableStat: false,
   enableConsultation: true, autoNotifyAudio: null, autoConsulNotifyAudio: '/sounds/consult.wav', defaultConsultationBucketId: null,
   defaultExpertBucketId: null, isGroupKb: false, featEncryptionViewerOn: false, enableCalling: false, openPrivateCloud: '0',
-  allowOverview: false, enableCredit: false, pathologyUrl: null, allowAccountMgmt: false,
+  allowOverview: false, enableCredit: false, pathologyUrl: null, allowAccountMgmt: false, readsStatistics: false,
 };
 const item = (id: number): ConsultationListItem => ({
   id, patientName: '赵磊', created: new Date(2026, 10, 21, 14, 30).toISOString(), reason: '肝右叶结节', status: 0,

@@ -26,13 +26,8 @@ const hasOrderAction = (ctx: NavContext) => ORDER_ACTIONS.some((a) => can(ctx.pe
 /** The credit page: a credit group's administrators, and accounts that refund or ask for expert reports. */
 const readsCredit = (ctx: NavContext) => anyGroup(ctx, (g) => g.enableCredit && g.accessLevel === 1)
   || (anyGroup(ctx, (g) => g.enableCredit) && (['payment_refund', 'apply_expert_report', 'apply_remote_report'] as const).some((a) => can(ctx.permissions, a)));
-/**
- * Areas §6: statistics for a group with enableStat, to its administrators and to accounts with statistics_report.
- * The session knows actions per organisation but not which group an organisation belongs to, so an account with
- * statistics_report anywhere and an enableStat group sees the entry; statistics/groups then lists exactly the groups.
- */
-const readsStatistics = (ctx: NavContext) => anyGroup(ctx, (g) => g.enableStat && g.accessLevel === 1)
-  || (anyGroup(ctx, (g) => g.enableStat) && can(ctx.permissions, 'statistics_report'));
+/** Areas §6: statistics for a group with enableStat, to its administrators and to accounts with statistics_report in one of its organisations (the server's own answer per group). */
+const readsStatistics = (ctx: NavContext) => anyGroup(ctx, (g) => g.readsStatistics);
 const hasExamOrReportAction = (ctx: NavContext) =>
   Object.values(ctx.permissions ?? {}).some((entry) => entry.actions.some((a) => a.includes('exam') || a.includes('report')));
 

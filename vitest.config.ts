@@ -5,7 +5,8 @@ import react from '@vitejs/plugin-react';
 import { localeSplit } from './scripts/localeSplit';
 
 /**
- * Three projects: pure rules (unit), machine-generated paths (model), the real server (api). Playwright runs e2e.
+ * Projects: pure rules (unit, and unit-mocks below), machine-generated paths (model), the real server (api). Playwright
+ * runs e2e.
  * Files share their worker's process (`isolate: false`): each file brings its own server, database and DOM, and a
  * fresh process per file imported the whole server again each time (model 119 → 77 s, unit 78 → 63 s on a slow CI
  * machine). A file that replaces modules with vi.mock cannot share: a module another file loaded first stays the real

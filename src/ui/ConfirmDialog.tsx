@@ -37,10 +37,21 @@ function ConfirmBody({ children, confirmLabel, busy, onConfirm, onCancel, tone =
   const { t } = useTranslation();
   const confirm = useRef<HTMLButtonElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
-  // The native dialog focuses its first button when it opens, after this effect: place the focus next frame.
+  // The native dialog focuses its first button when it opens, after this effect: place the focus next frame. A key
+  // pressed before that frame (a quick Tab from Cancel to the confirm button) is the user's own move: the frame must
+  // not take the focus back to where it started.
   useEffect(() => {
-    const frame = requestAnimationFrame(() => (focus === 'confirm' ? confirm : cancel).current?.focus());
-    return () => cancelAnimationFrame(frame);
+    let keyed = false;
+    const onKey = () => { keyed = true; };
+    window.addEventListener('keydown', onKey, true);
+    const frame = requestAnimationFrame(() => {
+      window.removeEventListener('keydown', onKey, true);
+      if (!keyed) (focus === 'confirm' ? confirm : cancel).current?.focus();
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener('keydown', onKey, true);
+    };
   }, [focus]);
   const toneClass = tone === 'danger' ? 'border-danger bg-danger text-surface hover:bg-danger/90' : 'btn-primary';
   return (

@@ -13,7 +13,8 @@ import { ApiError } from '../../server/http/errors';
 import { paymentProvider } from '../../server/payments/providers/index';
 import type { PaymentProvider } from '../../server/payments/providers/provider';
 import { applyFor, chargeTokenOf, depsOf, ledgerProof, payByCredit, payByQr, sandboxPay, waitForStatus } from '../support/money';
-import { tokenOf } from '../support/reports';
+import { insertExam, tokenOf } from '../support/reports';
+import { expertBucket } from '../support/requests';
 import { startServer, type TestServer } from '../support/server';
 
 /**
@@ -442,6 +443,25 @@ describe('refund, per channel: the money back, the experts\' work gone, traced',
         expect((await copiesOf(o.id)).every((x) => x !== null)).toBe(true);
       }
     }
+  });
+
+  it('free: refunded at once, nothing moves in the ledger, the experts\' work gone, traced', async () => {
+    const free = await expertBucket(s, { free: true });
+    const examId = await insertExam(s, { modality: 'CT' });
+    const applied = await post('rad1', 'report-requests/apply', { examId, type: 'expert', bucketIds: [free], agreeTerms: true });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(201);
+    expect(applied.body).toMatchObject({ amountFen: 0, paymentStatus: 1, channel: 'free' });
+    const id = applied.body.id as number;
+    expect((await copiesOf(id)).every((x) => x !== null)).toBe(true);
+    const [balanceBefore, proofBefore] = [await balance(), await ledgerProof(s)];
+    const res = await post('chief', `payments/${id}/refund`, { reason: '无需专家', version: (await orderOf(id)).version });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect([res.body.paymentStatus, res.body.refundReason, res.body.progress]).toEqual([3, '无需专家', 'refunded']);
+    expect(await balance()).toBe(balanceBefore);
+    expect(await ledgerProof(s)).toEqual(proofBefore);
+    await expectWorkGone(id);
+    expect((await auditTrail(s.db.db, 'reportOrder', id)).map((e) => e.action)).toEqual(expect.arrayContaining(['pay', 'refund']));
+    expectCode(await post('chief', `payments/${id}/refund`, { reason: 'again', version: (await orderOf(id)).version }), 409, 'InvalidTransition');
   });
 
   it('plan: the report goes back to the plan', async () => {

@@ -10,7 +10,7 @@ import v8 from 'node:v8';
  * server some tens of megabytes and keeps full collections seconds apart. Set at start, before the heap has grown;
  * V8 reads the flag each time it sizes the heap after a collection.
  */
-export const HEAP_GROWING_PERCENT = 100;
+const HEAP_GROWING_PERCENT = 100;
 
 export function tuneHeap(): void {
   v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);

@@ -8,18 +8,14 @@ import en from '../../locales/en.json';
 import type { Language } from '../../contract/constants';
 import { CommandRegistry, CommandScope, CommandsProvider, useCommands, type CommandSpec } from '@/lib/commands';
 import { CommandCenter, type AppCommandContext } from '@/features/palette/CommandCenter';
+import { standInForModalDialogs } from './support/dialogs';
 
 beforeAll(async () => {
   // The palette and the sheet are lazy chunks: the first test would otherwise wait for their first transform and import,
   // which on a slow CI machine took longer than findByRole's second (the first test failed there, and only there).
   await Promise.all([import('@/features/palette/Palette'), import('@/features/palette/ShortcutSheet')]);
   // jsdom has no modal dialogs, layout or resize observation; these stand in for the browser's.
-  HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
-    this.setAttribute('open', '');
-  };
-  HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
-    this.removeAttribute('open');
-  };
+  standInForModalDialogs();
   Element.prototype.scrollIntoView = function scrollIntoView() {};
   globalThis.ResizeObserver ??= class {
     observe() {}

@@ -5,18 +5,13 @@ import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import en from '../../locales/en.json';
 import { ConfirmDialog } from '@/ui/ConfirmDialog';
+import { standInForModalDialogs } from './support/dialogs';
 
 const i18n = i18next.createInstance();
 beforeAll(async () => {
   await i18n.use(initReactI18next).init({ lng: 'en', resources: { en: { translation: en } }, interpolation: { escapeValue: false } });
-  // jsdom has no modal dialogs; the browser's showModal focuses the dialog's first button (Cancel).
-  HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
-    this.setAttribute('open', '');
-    this.querySelector('button')?.focus();
-  };
-  HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
-    this.removeAttribute('open');
-  };
+  // As the browser's showModal does, the stand-in focuses the dialog's first button (Cancel).
+  standInForModalDialogs();
 });
 beforeEach(() => vi.useFakeTimers({ toFake: ['requestAnimationFrame', 'cancelAnimationFrame'] }));
 afterEach(() => {

@@ -7,6 +7,7 @@ import en from '../../locales/en.json';
 import type { AccountSuggestion } from '../../contract/accounts';
 import { AssignDialog } from '@/features/report/actions/AssignDialog';
 import { reportView } from './reportWorkspace.fixtures';
+import { standInForModalDialogs } from './support/dialogs';
 
 const asked = vi.hoisted(() => [] as { path: string; query: Record<string, unknown> }[]);
 const WRITERS: AccountSuggestion[] = [
@@ -26,12 +27,7 @@ vi.mock('@/lib/http', async (original) => ({
 }));
 
 beforeAll(() => {
-  HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
-    this.setAttribute('open', '');
-  };
-  HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
-    this.removeAttribute('open');
-  };
+  standInForModalDialogs();
 });
 beforeEach(() => {
   asked.length = 0;

@@ -8,6 +8,7 @@ import type { ReportAttachment } from '../../contract/images';
 import type { UploadPolicy } from '../../contract/uploads';
 import { AttachmentsPanel } from '@/features/report/attachments/AttachmentsPanel';
 import type { AttachmentRights } from '@/features/report/attachments/rules';
+import { standInForModalDialogs } from './support/dialogs';
 
 const calls = vi.hoisted(() => ({ http: [] as { method: string; path: string; body?: unknown }[], forms: [] as { path: string; names: string[]; token: unknown }[] }));
 const stored = vi.hoisted(() => ({ items: [] as ReportAttachment[] }));
@@ -48,12 +49,7 @@ vi.mock('@/lib/http/form', () => ({
 }));
 
 beforeAll(() => {
-  HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
-    this.setAttribute('open', '');
-  };
-  HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
-    this.removeAttribute('open');
-  };
+  standInForModalDialogs();
 });
 beforeEach(() => {
   calls.http.length = 0;

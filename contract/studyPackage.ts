@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import type { StudyPackageState } from '../machines/studyPackage';
 
 /** GET exams/{id}/study-package?repackage: asks for the package (packing in the background) and answers its state. */
 export const studyPackageQuery = z.object({
   repackage: z.enum(['true', 'false', '1', '0']).optional().transform((v) => v === 'true' || v === '1'),
 });
+
+/** The package's states (core §4 "Upload packaging"); machines/studyPackage.ts moves between them. */
+export type StudyPackageState = 'none' | 'processing' | 'ready' | 'error' | 'expired';
 
 export interface StudyPackage {
   examId: number;

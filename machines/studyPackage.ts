@@ -1,5 +1,6 @@
 import { assign, setup } from 'xstate';
 import { REPACK_INTERVAL_MS } from '../contract/constants';
+import type { StudyPackageState } from '../contract/studyPackage';
 
 /**
  * The study package of an exam (core §4 "Upload packaging": processing, ready, error, expired;
@@ -13,7 +14,7 @@ export const STUDY_PACKAGE_TTL_MS = 24 * 3600_000;
 /** A pack still running after this long died with its process: it counts as failed. */
 export const PACK_TIMEOUT_MS = 30 * 60_000;
 
-export type StudyPackageState = 'none' | 'processing' | 'ready' | 'error' | 'expired';
+export type { StudyPackageState };
 
 export interface StudyPackageContext {
   /** When the current (or last) pack started: the hourly repack rule counts from here. */

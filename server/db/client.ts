@@ -1,6 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -11,10 +10,9 @@ import { fileURLToPath } from 'node:url';
 import * as schema from './schema';
 import { withDrizzleParsers } from './pgliteParsers';
 import { setPlannedTwin } from './preparedOnce';
+import type { Db } from './types';
 
-export type Schema = typeof schema;
-/** The common face of the PGlite and node-postgres Drizzle databases. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type { Db, Schema } from './types';
 
 export interface Database {
   db: Db;

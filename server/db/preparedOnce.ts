@@ -1,4 +1,4 @@
-import type { Db } from './client';
+import type { Db } from './types';
 import { nameOnPglite } from './pgliteNamed';
 
 /**

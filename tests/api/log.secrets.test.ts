@@ -75,4 +75,15 @@ describe('the request log', () => {
       expect(log).not.toContain(encodeURIComponent(secret));
     }
   });
+
+  it('logs a verification text with its code masked when no SMS sender is configured and no outbox is on', async () => {
+    const token = await tokenOf(s, 'rad1');
+    const asked = await s.request('POST', 'accounts/me/code/bind-mobile', { token, body: { mobile: '13912345678' } });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+    const lines = log.trim().split('\n').map((l) => JSON.parse(l) as { sms?: { mobile: string; text: string } });
+    const sms = lines.flatMap((l) => (l.sms ? [l.sms] : []));
+    expect(sms).toHaveLength(1);
+    expect(sms[0]!.text).toContain('Verification code ******:');
+    expect(sms[0]!.text).not.toMatch(/\d{4,}/);
+  });
 });

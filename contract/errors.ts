@@ -119,6 +119,8 @@ export const ERROR_STATUS = {
   ImageType: 400,
   /** Print templates: the image file is cut short or damaged. */
   ImageBroken: 400,
+  /** Any image upload: wider, taller or with more pixels than IMAGE_LIMITS (contract/files.ts), read from its header (details). */
+  ImageTooLarge: 400,
   /** Print templates (areas §5): the logo must be square (details.width, details.height). */
   LogoNotSquare: 400,
   /** Print templates (areas §5): the stamp must be a PNG with a transparent background. */

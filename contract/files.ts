@@ -10,6 +10,14 @@ export const POLICY_LIMITS: Record<PolicyKind, { maxBytes: number; types: readon
   images: { maxBytes: KEY_IMAGE_MAX_BYTES, types: ['image/png', 'image/jpeg'], maxCount: KEY_IMAGES_MAX },
 };
 
+/**
+ * Every image upload (avatars, forms, key images, report attachments, print logos and stamps, sample graphs,
+ * signatures, consultation attachments): at most this wide or tall, and this many pixels in all, read from the
+ * file's header before anything is stored (server/http/imageLimits.ts; `400 ImageTooLarge`). A scanned A4 page at
+ * 600 dpi (4960 × 7016, 35 MP) fits; a 30000 × 30000 decompression bomb (a few hundred KB of PNG) does not.
+ */
+export const IMAGE_LIMITS = { maxSide: 10_000, maxPixels: 40_000_000 } as const;
+
 export type SniffedType = 'image/png' | 'image/jpeg' | 'image/webp' | 'application/pdf';
 
 export const EXTENSIONS: Record<SniffedType, string> = {

@@ -16,6 +16,7 @@ import { examRoutes } from './exams/routes';
 import { groupRoutes } from './groups/routes';
 import { frameworkErrors, installErrorHandler } from './http/errors';
 import { fileOriginsOf, registerSecurityHeaders } from './http/headers';
+import { redactingLogger } from './http/redact';
 import { imageRoutes } from './images/routes';
 import { learningRoutes } from './learning/routes';
 import { kbRoutes } from './kb/routes';
@@ -46,7 +47,8 @@ const HEADERS_TIMEOUT_MS = 30_000;
 export async function buildApp(deps: Deps, opts: { logger?: FastifyServerOptions['logger']; serveClient?: boolean; trustProxy?: TrustProxy; requestTimeoutMs?: number; onRoute?: (route: RouteOptions) => void } = {}): Promise<FastifyInstance> {
   const requestTimeout = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const app = Fastify({
-    logger: opts.logger ?? false,
+    // Every line goes through the redaction rule (server/http/redact.ts): no permit in a logged URL or message.
+    logger: redactingLogger(opts.logger ?? false),
     bodyLimit: 2 * 1024 * 1024,
     // A body that stops arriving (a stalled or slow-drip client) is cut off: Node answers 408 and closes the
     // connection once the request has taken longer than requestTimeout. Node checks open connections every

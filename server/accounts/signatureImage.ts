@@ -3,6 +3,7 @@ import { imageSize } from 'image-size';
 import { SIGNATURE_MAX_SIDE, SIGNATURE_MIN_SIZE } from '../../contract/accounts';
 import { sniffType } from '../../contract/files';
 import { ApiError } from '../http/errors';
+import { assertSizeWithinLimits } from '../http/imageLimits';
 import { pngChunks } from '../http/png';
 
 /**
@@ -46,6 +47,7 @@ function readJpeg(bytes: Buffer): SignatureImage {
   // A JPEG ends with EOI (FF D9); some writers pad after it, so look near the end.
   if (!bytes.subarray(Math.max(0, bytes.length - 64)).includes(Buffer.from([0xff, 0xd9]))) throw broken('the JPEG is cut short');
   const { width = 0, height = 0 } = size;
+  assertSizeWithinLimits(width, height);
   assertSides(width, height);
   return { type: 'image/jpeg', width, height, inkPixels: null };
 }
@@ -75,6 +77,8 @@ function readPng(bytes: Buffer): SignatureImage {
   if (data.length === 0) throw broken('the PNG has no image data');
   const { width, height, depth, colour, interlace } = header;
   if (width === 0 || height === 0) throw new ApiError('SignatureEmpty', 'The signature image is empty', { width, height });
+  // Every image upload's size rule first (ImageTooLarge), then the signature's own smaller limit.
+  assertSizeWithinLimits(width, height);
   assertSides(width, height);
   const channels = CHANNELS[colour];
   if (channels === undefined || interlace !== 0 || !(depth === 8 || depth === 16 || (colour === 3 && depth < 8))) {

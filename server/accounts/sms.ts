@@ -12,15 +12,22 @@ export interface SmsSender {
 }
 
 /**
- * The local development sender: nothing leaves the machine. The text goes to the server log (at warn level, so it
- * is seen without debug logging), and, when SMS_OUTBOX_FILE is set, one JSON line {mobile, text, at} is appended to
- * that file (the end-to-end tests read their codes there). It never pretends a phone received anything.
+ * The local sender, used only when no SMS provider is configured (`deps.sms` absent): nothing leaves the machine. The
+ * text goes to the server log at warn level with its code masked ({@link maskCodes}: a log is read by more people
+ * than the account's owner); with SMS_OUTBOX_FILE set (development, e2e) the text is logged whole and one JSON line
+ * {mobile, text, at} is appended to that file (the end-to-end tests read their codes there). It never pretends a phone
+ * received anything. A configured sender logs no text at all.
  */
 export function localSmsSender(log: Pick<FastifyBaseLogger, 'warn'>, outboxFile: string | null | undefined, now: () => Date): SmsSender {
   return {
     async send(mobile, text) {
-      log.warn({ sms: { mobile, text } }, 'SMS not sent (no SMS provider configured): logged here instead');
+      log.warn({ sms: { mobile, text: outboxFile ? text : maskCodes(text) } }, 'SMS not sent (no SMS provider configured): logged here instead');
       if (outboxFile) await appendFile(outboxFile, `${JSON.stringify({ mobile, text, at: now().toISOString() })}\n`, 'utf8');
     },
   };
+}
+
+/** A text with every run of four or more digits (a verification code) replaced by as many asterisks. */
+export function maskCodes(text: string): string {
+  return text.replace(/\d{4,}/g, (digits) => '*'.repeat(digits.length));
 }

@@ -1,6 +1,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { CONSULTATION_ATTACHMENT_EXTENSIONS, type ConsultationAttachmentExtension } from '../../contract/consultations';
 import { ApiError } from '../http/errors';
+import { assertImageWithinLimits } from '../http/imageLimits';
 
 /**
  * What a consultation case may hold (areas §3 cases): scans and photos, PDFs, office documents, plain text, short
@@ -11,6 +12,8 @@ interface AttachmentType {
   contentType: string;
   /** The first bytes' test; absent for formats without a signature (plain text: no NUL in the head instead). */
   signature: (head: Uint8Array) => boolean;
+  /** An image: its header's width and height must be within every image upload's limits (server/http/imageLimits.ts). */
+  image?: true;
 }
 
 const at = (head: Uint8Array, offset: number, ...bytes: number[]) => bytes.every((b, i) => head[offset + i] === b);
@@ -42,14 +45,14 @@ const ODF = 'application/vnd.oasis.opendocument';
 
 /** Keyed by the contract's list, so the two cannot drift apart. */
 export const ATTACHMENT_TYPES: Readonly<Record<ConsultationAttachmentExtension, AttachmentType>> = {
-  png: { contentType: 'image/png', signature: png },
-  jpg: { contentType: 'image/jpeg', signature: jpeg },
-  jpeg: { contentType: 'image/jpeg', signature: jpeg },
-  gif: { contentType: 'image/gif', signature: gif },
-  webp: { contentType: 'image/webp', signature: webp },
-  bmp: { contentType: 'image/bmp', signature: bmp },
-  tif: { contentType: 'image/tiff', signature: tiff },
-  tiff: { contentType: 'image/tiff', signature: tiff },
+  png: { contentType: 'image/png', signature: png, image: true },
+  jpg: { contentType: 'image/jpeg', signature: jpeg, image: true },
+  jpeg: { contentType: 'image/jpeg', signature: jpeg, image: true },
+  gif: { contentType: 'image/gif', signature: gif, image: true },
+  webp: { contentType: 'image/webp', signature: webp, image: true },
+  bmp: { contentType: 'image/bmp', signature: bmp, image: true },
+  tif: { contentType: 'image/tiff', signature: tiff, image: true },
+  tiff: { contentType: 'image/tiff', signature: tiff, image: true },
   pdf: { contentType: 'application/pdf', signature: pdf },
   doc: { contentType: 'application/msword', signature: ole },
   xls: { contentType: 'application/vnd.ms-excel', signature: ole },
@@ -71,6 +74,11 @@ export const ATTACHMENT_TYPES: Readonly<Record<ConsultationAttachmentExtension, 
 
 /** How many first bytes the signatures need (DICOM's 'DICM' ends at 132; text's NUL test looks a little further). */
 const HEAD_BYTES = 512;
+/**
+ * An image's head is held longer, until its size can be read: a JPEG's frame header comes after its metadata
+ * (EXIF, ICC profile), which is seldom more than a few hundred KB. Within this, or the image is ImageBroken.
+ */
+const IMAGE_HEAD_BYTES = 1024 * 1024;
 
 export const unsupported = () => new ApiError('UnsupportedFileType', undefined, { accepted: CONSULTATION_ATTACHMENT_EXTENSIONS });
 
@@ -85,7 +93,9 @@ export function attachmentTypeOf(filename: string): { extension: string; type: A
 
 /**
  * Passes a file's bytes through once its head has passed the type's signature test; otherwise fails the stream with
- * UnsupportedFileType, so storage keeps nothing. An empty file has no signature and is refused too.
+ * UnsupportedFileType, so storage keeps nothing. An empty file has no signature and is refused too. An image's
+ * width and height are read from its header (in the first IMAGE_HEAD_BYTES) and held to every image upload's limits
+ * (ImageTooLarge; a size that cannot be read is ImageBroken), before a byte is stored.
  */
 export function signatureCheck(type: AttachmentType): Transform {
   const held: Buffer[] = [];
@@ -96,15 +106,23 @@ export function signatureCheck(type: AttachmentType): Transform {
     const head = Buffer.concat(held);
     held.length = 0;
     if (head.length === 0 || !type.signature(head.subarray(0, HEAD_BYTES))) return unsupported();
+    if (type.image) {
+      try {
+        assertImageWithinLimits(head);
+      } catch (err) {
+        return err as Error;
+      }
+    }
     stream.push(head);
     return null;
   };
+  const headBytes = type.image ? IMAGE_HEAD_BYTES : HEAD_BYTES;
   return new Transform({
     transform(chunk: Buffer, _enc, done: TransformCallback) {
       if (checked) return done(null, chunk);
       held.push(chunk);
       heldBytes += chunk.length;
-      if (heldBytes < HEAD_BYTES) return done();
+      if (heldBytes < headBytes) return done();
       done(check(this));
     },
     flush(done: TransformCallback) {

@@ -76,6 +76,7 @@ const MESSAGES: Record<ErrorCode, string> = {
   NotificationLimit: 'Only 2 users per organisation can be notified',
   ImageType: 'The logo must be a JPEG or PNG image and the stamp a PNG image',
   ImageBroken: 'The image is damaged or incomplete',
+  ImageTooLarge: 'The image is too large: at most 10,000 pixels a side and 40 million pixels in all',
   LogoNotSquare: 'The logo must be square',
   StampNotTransparent: 'The stamp must be a PNG with a transparent background',
   SignatureEmpty: 'The signature cannot be empty',

@@ -1,6 +1,6 @@
-import { imageSize } from 'image-size';
 import { PRINT_IMAGE_TYPES, type PrintImage } from '../../contract/printTemplates';
 import { ApiError } from '../http/errors';
+import { assertImageWithinLimits } from '../http/imageLimits';
 import { pngChunks } from '../http/png';
 
 /**
@@ -35,23 +35,14 @@ function jpegWhole(bytes: Buffer): boolean {
   return bytes[end - 2] === 0xff && bytes[end - 1] === 0xd9;
 }
 
-function dimensions(bytes: Buffer): { width: number; height: number } {
-  try {
-    const { width, height } = imageSize(bytes);
-    if (width > 0 && height > 0) return { width, height };
-  } catch {
-    // unreadable: below
-  }
-  throw new ApiError('ImageBroken');
-}
-
 /** The file's type and size when it is acceptable as `kind`; the catalogue's 400 otherwise. */
 export function checkPrintImage(kind: PrintImage, bytes: Buffer): { type: PrintImageType; width: number; height: number } {
   const type = typeOf(bytes);
   if (type === 'other' || !PRINT_IMAGE_TYPES[kind].includes(type)) throw new ApiError('ImageType', undefined, { accepted: PRINT_IMAGE_TYPES[kind] });
   const png = type === 'image/png' ? pngFacts(bytes) : null;
   if (type === 'image/png' ? !png : !jpegWhole(bytes)) throw new ApiError('ImageBroken');
-  const { width, height } = dimensions(bytes);
+  // Every image upload's size rule (ImageTooLarge; an unreadable size is ImageBroken), before the logo's shape.
+  const { width, height } = assertImageWithinLimits(bytes);
   if (kind === 'logo' && width !== height) throw new ApiError('LogoNotSquare', undefined, { width, height });
   if (kind === 'stamp' && !(png!.colourType === 4 || png!.colourType === 6 || png!.hasTrns)) throw new ApiError('StampNotTransparent');
   return { type, width, height };

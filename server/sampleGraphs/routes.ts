@@ -15,6 +15,7 @@ import { sampleGraphs } from '../db/schema';
 import type { Deps } from '../deps';
 import { readGlobalConfigs } from '../globalConfigs/routes';
 import { ApiError } from '../http/errors';
+import { assertImageWithinLimits } from '../http/imageLimits';
 import { fileBytes, formFile } from '../http/multipart';
 import { resortList, type OrderedList } from '../http/order';
 import { parse } from '../http/validate';
@@ -96,6 +97,7 @@ export async function sampleGraphRoutes(app: FastifyInstance, { deps }: { deps: 
     const bytes = await fileBytes(file, () => new ApiError('UploadTooLarge', undefined, { maxBytes }));
     const type = sniffType(bytes);
     if (type !== 'image/png' && type !== 'image/jpeg') throw new ApiError('UnsupportedFileType', undefined, { accepted: SAMPLE_GRAPH_TYPES });
+    assertImageWithinLimits(bytes);
     const key = `sample-graphs/${input.bucketId}/${storedName(EXTENSIONS[type])}`;
     await storage.put(key, bytes, { contentType: type });
     try {

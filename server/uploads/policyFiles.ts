@@ -8,6 +8,7 @@ import { assertCan, assertMember, can } from '../access/access';
 import { exams } from '../db/schema';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
+import { assertImageWithinLimits } from '../http/imageLimits';
 import { parse } from '../http/validate';
 import { sendObject } from '../storage/send';
 import { storedName } from '../storage/types';
@@ -22,13 +23,15 @@ const formParams = idParam.extend({ name: fileName });
 const downloadQuery = z.object({ token: z.string().max(4096).optional() });
 const TYPE_OF_EXTENSION = Object.fromEntries(Object.entries(EXTENSIONS).map(([type, ext]) => [ext, type])) as Record<string, SniffedType>;
 
-/** Reads a policy upload's bytes and checks them against the policy: size (UploadTooLarge) and sniffed type (UnsupportedFileType). */
+/** Reads a policy upload's bytes and checks them against the policy: size (UploadTooLarge), sniffed type (UnsupportedFileType), an image's pixels (ImageTooLarge, ImageBroken). */
 export async function policyFile(bytes: Promise<Buffer>, kind: PolicyKind): Promise<{ bytes: Buffer; type: SniffedType }> {
   const data = await bytes;
   const type = sniffType(data);
   if (!type || !POLICY_LIMITS[kind].types.includes(type)) {
     throw new ApiError('UnsupportedFileType', undefined, { accepted: POLICY_LIMITS[kind].types });
   }
+  // Avatars, forms, key images, report attachments: every image's size rule, read from its header (ImageTooLarge).
+  if (type !== 'application/pdf') assertImageWithinLimits(data);
   return { bytes: data, type };
 }
 

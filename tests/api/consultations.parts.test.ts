@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,9 @@ import { createLocalStorage } from '../../server/storage/local';
 import { createSigner } from '../../server/storage/signer';
 import type { Storage } from '../../server/storage/types';
 import { createAccount, createGroup } from '../support/accounts';
+import { jpeg, png } from '../support/files';
+import { IMAGE_LIMITS } from '../../contract/files';
+import { pngChunk } from '../../server/http/png';
 import { insertExam, tokenOf } from '../support/reports';
 import { startServer, type TestServer } from '../support/server';
 
@@ -34,7 +38,8 @@ let filesDir: string;
 /** While set, storing a consultation file says it has arrived there and waits: the upload is seen mid-way ('processing'). */
 let gate: { reached: () => void; open: Promise<void> } | null = null;
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(600)]);
+/** A real PNG (its size is read from its header: every image upload's limits, server/http/imageLimits.ts). */
+const PNG = png(16, 16, 600);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 const DICOM = Buffer.concat([Buffer.alloc(128), Buffer.from('DICM'), randomBytes(300)]);
 const MP4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), randomBytes(200)]);
@@ -270,6 +275,27 @@ describe('attachments', () => {
     const res = await upload(id, c.id, big, 'huge.png');
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('FileTooLarge');
+    expect(await attachmentRows(c.id)).toHaveLength(0);
+    expect(await storedKeys()).toEqual(before);
+  });
+
+  it('refuses an image over every image upload\'s limits from its header (ImageTooLarge), and one whose size cannot be read (ImageBroken), keeping nothing', async () => {
+    const id = await insertConsultation();
+    const c = await newCase(id);
+    const before = await storedKeys();
+    // A whole PNG that says 30000 × 30000 (a decompression bomb: 2.7 GB of pixels in about a kilobyte).
+    const ihdr = Buffer.alloc(13);
+    ihdr.writeUInt32BE(30000, 0);
+    ihdr.writeUInt32BE(30000, 4);
+    ihdr[8] = 8;
+    ihdr[9] = 6;
+    const bomb = Buffer.concat([PNG.subarray(0, 8), pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(Buffer.alloc(1 << 20))), pngChunk('IEND', Buffer.alloc(0))]);
+    const res = await upload(id, c.id, bomb, 'bomb.png');
+    expect([res.status, res.body]).toMatchObject([400, { code: 'ImageTooLarge', details: { width: 30000, height: 30000, ...IMAGE_LIMITS } }]);
+    const wide = await upload(id, c.id, jpeg(9000, 9000), 'wide.jpg');
+    expect([wide.status, wide.body]).toMatchObject([400, { code: 'ImageTooLarge', details: { width: 9000, height: 9000 } }]);
+    const unreadable = await upload(id, c.id, Buffer.concat([PNG.subarray(0, 8), randomBytes(600)]), 'noise.png');
+    expect([unreadable.status, unreadable.body.code]).toEqual([400, 'ImageBroken']);
     expect(await attachmentRows(c.id)).toHaveLength(0);
     expect(await storedKeys()).toEqual(before);
   });

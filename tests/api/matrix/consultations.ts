@@ -1,4 +1,5 @@
 import { consultationIn, type ConsultationFixture } from '../../support/consultations';
+import { png } from '../../support/files';
 import { insertExam } from '../../support/reports';
 import type { TestServer } from '../../support/server';
 import * as t from '../../../server/db/schema';
@@ -25,7 +26,7 @@ async function withFile(s: TestServer) {
   }).returning();
   return { ...c, caseId: row!.id, attachmentId: file!.id };
 }
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+const PNG = new Uint8Array(png(4, 4));
 function pngForm() {
   const form = new FormData();
   form.append('file', new Blob([PNG]), 'scan.png');

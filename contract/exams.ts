@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { colourRuleProblems } from './colourRules';
 import { idValue, isoDateTime, isoDay, pageQuerySchema, type Filter, type Operator } from './common';
 import { LANGUAGES, PAST_EXAMS_MAX, PATIENT_SOURCES, POLL_PAGE_SIZE } from './constants';
 import type { ReportStatus } from './reports';
@@ -294,10 +295,10 @@ export type ExamExportInput = z.input<typeof examExportInput>;
 /* ── report-table colour rules (areas §3 "Colour rule", §9 "smaller number is higher priority") ── */
 
 /**
- * The worklist row fields a rule may read (`ExamListItem` keys). The client resolves the colours
- * (src/features/worklist/colourRules.ts): with neither bound, `value` must equal the cell (case-insensitive;
- * null matches an empty cell); with `gte` and/or `lte`, the cell must lie within them (numbers as numbers,
- * ISO times and other text as text).
+ * The worklist row fields a rule may read (`ExamListItem` keys). What a rule means is contract/colourRules.ts, read by
+ * the server's checks below and by the worklist's painting: with neither bound, `value` must equal the cell
+ * (case-insensitive; a yes/no column takes true or false, also 1 or 0; null matches an empty cell); with `gte` and/or
+ * `lte`, the cell must lie within them (numbers as numbers, ISO times and other text as text).
  */
 export const COLOUR_RULE_COLUMNS = [
   'reportStatus', 'modality', 'bodyPart', 'patientSource', 'patientGender', 'visitAge', 'urgentFlag', 'reportPositive',
@@ -325,21 +326,9 @@ const colourRuleFields = z.object({
 });
 
 type RuleShape = z.infer<typeof colourRuleFields>;
-const numeric = (v: string) => /^-?\d+(\.\d+)?$/.test(v);
-
-function ruleProblems(r: RuleShape): { path: string; message: string }[] {
-  const problems: { path: string; message: string }[] = [];
-  if (r.foreColor === null && r.backColor === null) problems.push({ path: 'foreColor', message: 'a fore or back colour is needed' });
-  if (r.value !== null && (r.gte !== null || r.lte !== null)) problems.push({ path: 'value', message: 'either a value or a range, not both' });
-  if (r.gte !== null && r.lte !== null) {
-    const reversed = numeric(r.gte) && numeric(r.lte) ? Number(r.gte) > Number(r.lte) : r.gte > r.lte;
-    if (reversed) problems.push({ path: 'lte', message: 'lte is below gte' });
-  }
-  return problems;
-}
 
 const checked = <S extends z.ZodType<RuleShape>>(schema: S) => schema.superRefine((r, ctx) => {
-  for (const p of ruleProblems(r)) ctx.addIssue({ code: 'custom', path: [p.path], message: p.message });
+  for (const p of colourRuleProblems(r)) ctx.addIssue({ code: 'custom', path: [p.path], message: p.message });
 });
 
 export const colourRuleCreateInput = checked(colourRuleFields.extend({ groupId: z.number().int().positive().max(2_147_483_647) }).strict());

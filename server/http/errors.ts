@@ -51,7 +51,7 @@ const MESSAGES: Record<ErrorCode, string> = {
   ConsultationTargetInvalid: "The target is not one of the group's consultation organisations",
   ConsultationResultEmpty: "The consultation conclusion cannot be empty",
   ConsultationRated: "This consultation has been rated; a rating cannot change",
-  OrganizationCodeInvalid: 'The organisation code must be 4 to 35 letters or digits, without spaces or special characters',
+  OrganizationCodeInvalid: 'The organisation code must be 4 to 35 letters, digits, dashes or underscores, beginning and ending with a letter or digit, without spaces or other special characters',
   OrganizationCodeTaken: 'This organisation code is already taken',
   OrganizationCodeBound: 'The organisation code is bound and cannot be changed',
   MemberExists: 'The member already exists',

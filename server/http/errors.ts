@@ -98,6 +98,7 @@ const MESSAGES: Record<ErrorCode, string> = {
   ReportWritingBegun: 'Writing has begun; the request can no longer be made or withdrawn',
   IdempotencyKeyReused: 'This request key was used for a different request',
   CreditDisabled: 'Credit is not enabled for this group',
+  RegistryDisabled: 'The registry is not enabled for this group',
   PaymentNotificationInvalid: 'The payment notification could not be verified',
   StatisticsPeriodRequired: 'Choose a time period',
   StatisticsPeriodInvalid: 'The period ends before it begins',

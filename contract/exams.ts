@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { colourRuleProblems } from './colourRules';
 import { idValue, isoDateTime, isoDay, pageQuerySchema, type Filter, type Operator } from './common';
 import { LANGUAGES, PAST_EXAMS_MAX, PATIENT_SOURCES, POLL_PAGE_SIZE } from './constants';
+import type { RegistrationStatus } from './registry';
 import type { ReportStatus } from './reports';
 
 /**
@@ -43,6 +44,9 @@ const SET_OPS = ['equal', 'notEqual', 'in'] as const;
  * - `deletedTime`: any filter on it switches to the deleted view (exams deleted within the last 30 days);
  *   without it only live exams are listed.
  * - `reportText` (like): more than 2 characters, searched in the current report's findings and conclusion.
+ * - `reportable` (equal): whether a radiologist can report the exam — performed (or never booked at the registry
+ *   desk), or with images (contract/reportable.ts `isReportable`). The worklist's default view asks for `true`, so
+ *   lines booked for later (Registered, Scheduled, Arrived, Cancelled without images) stay out of it until asked for.
  */
 export const EXAM_FILTER_FIELDS = {
   id: { kind: 'int', operators: ['equal', 'in', 'gt', 'gte', 'lt', 'lte'] },
@@ -70,6 +74,7 @@ export const EXAM_FILTER_FIELDS = {
   myTasks: { kind: 'bool', operators: ['equal'] },
   deletedTime: { kind: 'time', operators: RANGE_OPS },
   reportText: { kind: 'searchText', operators: ['like'] },
+  reportable: { kind: 'bool', operators: ['equal'] },
 } as const satisfies Record<string, FilterFieldSpec>;
 export type ExamFilterField = keyof typeof EXAM_FILTER_FIELDS;
 
@@ -127,6 +132,8 @@ export interface ExamListItem {
   storeUid: string | null;
   openPath: string | null;
   hasImage: boolean;
+  /** The registry status of a line booked at the desk (areas §4); null for an exam that never went through it. */
+  examStatus: RegistrationStatus | null;
   showVideo: boolean;
   formImgUrls: string[];
   extensions: Record<string, unknown>;

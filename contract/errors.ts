@@ -165,6 +165,8 @@ export const ERROR_STATUS = {
   IdempotencyKeyReused: 409,
   /** Credits (areas §6): the group's enableCredit is off. */
   CreditDisabled: 403,
+  /** Registry (areas §6 "Group flags gate features"): the group's enableRegistry is off. */
+  RegistryDisabled: 403,
   /** Payments: a channel notification whose signature or timestamp does not verify. */
   PaymentNotificationInvalid: 401,
   /** Statistics (areas §5): a time period is required (from and to, or a quick range). */

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { colourRuleProblems } from './colourRules';
 import { idValue, isoDateTime, isoDay, pageQuerySchema, type Filter, type Operator } from './common';
 import { LANGUAGES, PAST_EXAMS_MAX, PATIENT_SOURCES, POLL_PAGE_SIZE } from './constants';
+import type { RegistrationStatus } from './registry';
 import type { ReportStatus } from './reports';
 
 /**
@@ -42,6 +44,9 @@ const SET_OPS = ['equal', 'notEqual', 'in'] as const;
  * - `deletedTime`: any filter on it switches to the deleted view (exams deleted within the last 30 days);
  *   without it only live exams are listed.
  * - `reportText` (like): more than 2 characters, searched in the current report's findings and conclusion.
+ * - `reportable` (equal): whether a radiologist can report the exam — performed (or never booked at the registry
+ *   desk), or with images (contract/reportable.ts `isReportable`). The worklist's default view asks for `true`, so
+ *   lines booked for later (Registered, Scheduled, Arrived, Cancelled without images) stay out of it until asked for.
  */
 export const EXAM_FILTER_FIELDS = {
   id: { kind: 'int', operators: ['equal', 'in', 'gt', 'gte', 'lt', 'lte'] },
@@ -69,6 +74,7 @@ export const EXAM_FILTER_FIELDS = {
   myTasks: { kind: 'bool', operators: ['equal'] },
   deletedTime: { kind: 'time', operators: RANGE_OPS },
   reportText: { kind: 'searchText', operators: ['like'] },
+  reportable: { kind: 'bool', operators: ['equal'] },
 } as const satisfies Record<string, FilterFieldSpec>;
 export type ExamFilterField = keyof typeof EXAM_FILTER_FIELDS;
 
@@ -126,6 +132,8 @@ export interface ExamListItem {
   storeUid: string | null;
   openPath: string | null;
   hasImage: boolean;
+  /** The registry status of a line booked at the desk (areas §4); null for an exam that never went through it. */
+  examStatus: RegistrationStatus | null;
   showVideo: boolean;
   formImgUrls: string[];
   extensions: Record<string, unknown>;
@@ -294,10 +302,10 @@ export type ExamExportInput = z.input<typeof examExportInput>;
 /* ── report-table colour rules (areas §3 "Colour rule", §9 "smaller number is higher priority") ── */
 
 /**
- * The worklist row fields a rule may read (`ExamListItem` keys). The client resolves the colours
- * (src/features/worklist/colourRules.ts): with neither bound, `value` must equal the cell (case-insensitive;
- * null matches an empty cell); with `gte` and/or `lte`, the cell must lie within them (numbers as numbers,
- * ISO times and other text as text).
+ * The worklist row fields a rule may read (`ExamListItem` keys). What a rule means is contract/colourRules.ts, read by
+ * the server's checks below and by the worklist's painting: with neither bound, `value` must equal the cell
+ * (case-insensitive; a yes/no column takes true or false, also 1 or 0; null matches an empty cell); with `gte` and/or
+ * `lte`, the cell must lie within them (numbers as numbers, ISO times and other text as text).
  */
 export const COLOUR_RULE_COLUMNS = [
   'reportStatus', 'modality', 'bodyPart', 'patientSource', 'patientGender', 'visitAge', 'urgentFlag', 'reportPositive',
@@ -325,21 +333,9 @@ const colourRuleFields = z.object({
 });
 
 type RuleShape = z.infer<typeof colourRuleFields>;
-const numeric = (v: string) => /^-?\d+(\.\d+)?$/.test(v);
-
-function ruleProblems(r: RuleShape): { path: string; message: string }[] {
-  const problems: { path: string; message: string }[] = [];
-  if (r.foreColor === null && r.backColor === null) problems.push({ path: 'foreColor', message: 'a fore or back colour is needed' });
-  if (r.value !== null && (r.gte !== null || r.lte !== null)) problems.push({ path: 'value', message: 'either a value or a range, not both' });
-  if (r.gte !== null && r.lte !== null) {
-    const reversed = numeric(r.gte) && numeric(r.lte) ? Number(r.gte) > Number(r.lte) : r.gte > r.lte;
-    if (reversed) problems.push({ path: 'lte', message: 'lte is below gte' });
-  }
-  return problems;
-}
 
 const checked = <S extends z.ZodType<RuleShape>>(schema: S) => schema.superRefine((r, ctx) => {
-  for (const p of ruleProblems(r)) ctx.addIssue({ code: 'custom', path: [p.path], message: p.message });
+  for (const p of colourRuleProblems(r)) ctx.addIssue({ code: 'custom', path: [p.path], message: p.message });
 });
 
 export const colourRuleCreateInput = checked(colourRuleFields.extend({ groupId: z.number().int().positive().max(2_147_483_647) }).strict());

@@ -11,15 +11,17 @@ import { text } from './common';
 const id = z.number().int().positive().max(2_147_483_647);
 
 /**
- * The organisation code rule (areas §5, §9): 4 to 35 characters, letters and digits only (no spaces, no special
- * characters). Uniqueness (case-insensitive) and "fixed once bound" are the server's to check. Used by bind-code and by
- * the group's "add organisation".
+ * The organisation code rule (areas §5, §9): 4 to 35 characters, no spaces or special characters: letters, digits,
+ * dashes and underscores (the spec's alpha_dash, as hospitals write their codes: CITY1-RAD), beginning and ending with
+ * a letter or a digit. Every character is safe in a URL path, where public links carry the code (/reports/{orgCode}/list).
+ * Uniqueness (case-insensitive) and "fixed once bound" are the server's to check. Used by bind-code, the group's "add
+ * organisation", both admin screens, and the demo data (tests/api/organizations.test.ts checks every seeded code).
  */
 export const ORGANIZATION_CODE_MIN = 4;
 export const ORGANIZATION_CODE_MAX = 35;
 export const organizationCode = z.string()
   .min(ORGANIZATION_CODE_MIN).max(ORGANIZATION_CODE_MAX)
-  .regex(/^[A-Za-z0-9]+$/, 'letters and digits only');
+  .regex(/^[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?$/, 'letters, digits, dashes and underscores, beginning and ending with a letter or a digit');
 export function isOrganizationCode(value: string): boolean {
   return organizationCode.safeParse(value).success;
 }

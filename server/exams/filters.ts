@@ -3,6 +3,7 @@ import type { Filter, Operator } from '../../contract/common';
 import { DELETED_RECOVERY_DAYS, FREE_TEXT_MIN_CHARS, PATIENT_SOURCES } from '../../contract/constants';
 import { nameSearchForms } from '../../contract/dicom/personName';
 import { EXAM_FILTER_FIELDS, EXAM_GENDERS, REPORT_SOURCES, type ExamFilterField, type FilterKind } from '../../contract/exams';
+import { PERFORMED_EXAM_STATUS } from '../../contract/reportable';
 import { REPORT_STATUSES } from '../../contract/reports';
 import { exams } from '../db/schema';
 import { nameBigramsCondition } from '../http/bigrams';
@@ -98,6 +99,14 @@ function reportSourceCondition(source: string): SQL {
   }
 }
 
+/**
+ * contract/reportable.ts `isReportable` in SQL: with images, or never booked at the desk, or performed. No part is
+ * null-valued where it decides (exam_status = 'Performed' is null only when `is null` already holds), so `not` of it
+ * is the exact complement. tests/api/exams.reportable.test.ts checks both against the function row by row.
+ */
+// The status is a constant of the contract, written as a literal: the same SQL text for every request (prepared shapes).
+export const reportableCondition = sql`(${exams.hasImage} or ${exams.examStatus} is null or ${exams.examStatus} = ${sql.raw(`'${PERFORMED_EXAM_STATUS}'`)})`;
+
 /** Assigned to the caller, or the caller's own report before approval (contract/exams.ts `myTasks`). */
 export function myTasksCondition(accountId: number | Placeholder): SQL {
   return sql`(${exams.assigneeId} = ${accountId} or (${exams.reportCreatorId} = ${accountId} and (${exams.reportStatus} is null or ${exams.reportStatus} not in ('corrected', 'printed'))))`;
@@ -132,6 +141,7 @@ export function compileFilters(filters: readonly Filter[], ctx: FilterContext): 
       const parts = [...new Set(values as string[])].map(reportSourceCondition);
       return parts.length === 1 ? parts[0]! : or(...parts)!;
     },
+    reportable: ({ values }) => (values[0] ? reportableCondition : sql`not ${reportableCondition}`),
     myTasks: ({ values }) => (values[0] ? myTasksCondition(ctx.accountId) : sql`not coalesce(${myTasksCondition(ctx.accountId)}, false)`),
     deletedTime: ({ operator, values }) => {
       deletedView = true;

@@ -54,6 +54,7 @@ const itemProperties = {
   storeUid: strOrNull,
   openPath: strOrNull,
   hasImage: bool,
+  examStatus: strOrNull,
   showVideo: bool,
   formImgUrls: asJson,
   extensions: asJson,

@@ -8,7 +8,7 @@ import { withFastRows } from '../db/fastRows';
 import { preparedOnce } from '../db/preparedOnce';
 import { buckets, exams, reports } from '../db/schema';
 import { checkFilter, type Value } from '../http/pageQuery';
-import { EXAM_LIST, myTasksCondition, noReport } from './filters';
+import { EXAM_LIST, myTasksCondition, noReport, reportableCondition } from './filters';
 import { assignee, joins, listColumns, reportCreator, toListItem, type ListRow } from './present';
 import { orderOf } from './query';
 
@@ -17,8 +17,9 @@ import { orderOf } from './query';
  * two selects, four joins) on every request was most of drizzle's share of a list request's CPU. A shape is fixed
  * SQL whose values are placeholders; PostgreSQL parses and plans a named statement once per connection (PGlite runs
  * it as an ordinary parameterised query). Every shape is the live view of the caller's whole scope with the
- * snapshot filter the worklist always sends (created lte the moment the view was opened), plus at most one quick
- * filter, ordered by created or exam time, newest first. A request takes a shape only when its filters and sorts are
+ * snapshot filter the worklist always sends (created lte the moment the view was opened), with or without its default
+ * `reportable equal true` (contract/reportable.ts), plus at most one quick filter, ordered by created or exam time,
+ * newest first. A request takes a shape only when its filters and sorts are
  * exactly that (tests/unit/exams.preparedShapes.test.ts); anything else, however near, goes to the general builder
  * (server/exams/query.ts pageOf), which this must answer exactly as.
  */
@@ -28,6 +29,8 @@ export type ShapeOrder = 'created' | 'examTime';
 export interface PageShape {
   filter: ShapeFilter;
   order: ShapeOrder;
+  /** The view's default: only exams a radiologist can report (`reportable equal true`). */
+  reportable: boolean;
   /** The snapshot instant and the quick filter's values, read as the builder reads them. */
   snapshot: Date;
   values: string[];
@@ -59,8 +62,9 @@ function quickFilter(field: string, operator: string, values: readonly Value[]):
  */
 export function pageShape(filters: readonly Filter[], sorts: readonly Sort[]): PageShape | null {
   const order = shapeOrder(sorts);
-  if (!order || filters.length < 1 || filters.length > 2) return null;
+  if (!order || filters.length < 1 || filters.length > 3) return null;
   let snapshot: Date | null = null;
+  let reportable = false;
   let quick: { filter: ShapeFilter; values: string[] } | null = null;
   for (const [index, f] of filters.entries()) {
     const checked = checkFilter(EXAM_LIST, f, index);
@@ -68,12 +72,16 @@ export function pageShape(filters: readonly Filter[], sorts: readonly Sort[]): P
       snapshot = checked.values[0];
       continue;
     }
+    if (checked.field === 'reportable' && checked.operator === 'equal' && !reportable && checked.values.length === 1 && checked.values[0] === true) {
+      reportable = true;
+      continue;
+    }
     if (quick !== null) return null;
     quick = quickFilter(checked.field, checked.operator, checked.values);
     if (quick === null) return null;
   }
   if (snapshot === null) return null;
-  return { filter: quick?.filter ?? 'none', order, snapshot, values: quick?.values ?? [] };
+  return { filter: quick?.filter ?? 'none', order, reportable, snapshot, values: quick?.values ?? [] };
 }
 
 const p = sql.placeholder;
@@ -89,14 +97,14 @@ function quickCondition(filter: ShapeFilter): SQL | null {
   }
 }
 
-function prepare(db: Db, filter: ShapeFilter, order: ShapeOrder, oneBucket: boolean, checked: boolean, name: string) {
+function prepare(db: Db, filter: ShapeFilter, order: ShapeOrder, reportable: boolean, oneBucket: boolean, checked: boolean, name: string) {
   const where = and(
     // One organisation as `=`, as the builder writes it: the planner reads `bucket_id = any($1)` of a one-element
     // array through the created index with a filter (a deep page 9 → 26 ms on the bench), not the (bucket, order) one.
     oneBucket ? sql`${exams.bucketId} = ${p('bucket')}` : sql`${exams.bucketId} = any(${p('buckets')})`,
     isNull(exams.deletedTime),
     sql`${exams.created} <= ${p('snapshot')}`,
-    ...[quickCondition(filter)].filter((c): c is SQL => c !== null),
+    ...[reportable ? reportableCondition : null, quickCondition(filter)].filter((c): c is SQL => c !== null),
   );
   // The builder's own order (a shape has no deletedTime sort, so the view does not matter).
   const orderBy = orderOf(order === 'created' ? [] : [{ field: 'examTime', direction: 'desc' }], false);
@@ -124,10 +132,10 @@ export async function preparedPage(
 ): Promise<{ items: ExamListItem[]; check: string | null | undefined }> {
   const oneBucket = bucketIds.length === 1;
   const checked = opts.checked === true;
-  const name = `exam_page_${shape.filter}_${shape.order}_${oneBucket ? 'one' : 'many'}${checked ? '_checked' : ''}`;
+  const name = `exam_page_${shape.filter}_${shape.order}${shape.reportable ? '_reportable' : ''}_${oneBucket ? 'one' : 'many'}${checked ? '_checked' : ''}`;
   // One organisation's pages run on their generic plan (preparedOnce: the index in the page's order, whatever the
   // values). Several organisations' `bucket_id = any($1)` needs the values to plan: a generic plan took 370 ms.
-  const make = (on: Db) => withFastRows(prepare(on, shape.filter, shape.order, oneBucket, checked, name));
+  const make = (on: Db) => withFastRows(prepare(on, shape.filter, shape.order, shape.reportable, oneBucket, checked, name));
   const statement = preparedOnce(db, name, make, { planned: oneBucket });
   const rows = await statement.execute({
     bucket: bucketIds[0], buckets: [...bucketIds], snapshot: shape.snapshot, values: shape.values, account: accountId, limit, skip,

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { ExamListItem, ReportSource } from '../../contract/exams';
+import type { RegistrationStatus } from '../../contract/registry';
 import type { ReportStatus } from '../../contract/reports';
 import type { Access } from '../access/access';
 import { accounts, buckets, exams, reports } from '../db/schema';
@@ -13,7 +14,7 @@ export const assignee = alias(accounts, 'assignee');
 type ExamRow = typeof exams.$inferSelect;
 
 /**
- * The exam columns a worklist row is made of (toListItem and canWriteRow read no others): 45 of the table's 57. Every
+ * The exam columns a worklist row is made of (toListItem and canWriteRow read no others): 46 of the table's 57. Every
  * column costs on every row of every page, in PostgreSQL, on the wire, in the driver and in the mapping.
  */
 const LIST_EXAM_FIELDS = [
@@ -21,7 +22,7 @@ const LIST_EXAM_FIELDS = [
   'visitAge', 'weight', 'height', 'patientClass', 'patientSource', 'inpatientId', 'bedNum', 'outpatientId',
   'physicalExamId', 'serviceRequestId', 'accessionNumber', 'modality', 'bodyPart', 'bodyPartCount', 'studyDescription',
   'clinicImpression', 'applyDept', 'urgentFlag', 'teleMedFlag', 'isRemoteReportRequested', 'storeUid', 'openPath',
-  'hasImage', 'showVideo', 'formImgUrls', 'extensions', 'aiStatus', 'assigneeId', 'reportType', 'reportId',
+  'hasImage', 'examStatus', 'showVideo', 'formImgUrls', 'extensions', 'aiStatus', 'assigneeId', 'reportType', 'reportId',
   'reportStatus', 'reportCreatorId', 'examTime', 'uploadTime', 'created', 'deletedTime',
 ] as const satisfies readonly (keyof ExamRow)[];
 type ListExamField = (typeof LIST_EXAM_FIELDS)[number];
@@ -116,6 +117,7 @@ export function toListItem(row: ListRow, access: Access | null = null): ExamList
     storeUid: e.storeUid,
     openPath: e.openPath,
     hasImage: e.hasImage,
+    examStatus: (e.examStatus ?? null) as RegistrationStatus | null,
     showVideo: e.showVideo,
     formImgUrls: e.formImgUrls,
     extensions: e.extensions,

@@ -8,8 +8,9 @@ import { ApiError } from '../http/errors';
 
 /**
  * Who may use an organisation's registry desk (areas §6, §7 "Registry"): a member (404 otherwise, so ids from
- * elsewhere reveal nothing), of an organisation that is one of its group's registry organisations in a group with
- * enableRegistry (403 otherwise), holding the action the call needs (403).
+ * elsewhere reveal nothing), in a group with enableRegistry (403 RegistryDisabled otherwise, on every registry call,
+ * the list's query too), of an organisation that is one of its group's registry organisations (403 otherwise),
+ * holding the action the call needs (403).
  */
 export const REGISTRY_ACTIONS_ALL = ['registry_create', 'registry_update', 'registry_delete'] as const satisfies readonly Action[];
 export type RegistryRight = (typeof REGISTRY_ACTIONS_ALL)[number];
@@ -39,7 +40,9 @@ export async function registryDesk(db: Db, access: Access, bucketId: number, act
     isPet: sql<boolean>`coalesce((select ${domains.isPet} from ${domains} order by ${domains.id} limit 1), false)`,
   }).from(buckets).innerJoin(groups, eq(groups.id, buckets.groupId)).where(eq(buckets.id, bucketId));
   if (!row) throw notADesk ? notADesk() : new ApiError('NotFound');
-  if (!row.enabled || !row.desk) throw notADesk ? notADesk() : new ApiError('Forbidden', 'This organisation has no registry desk');
+  // The switch is the group's answer, the same whoever asks: docs/api.md "Groups" promises 403 when it is off.
+  if (!row.enabled) throw new ApiError('RegistryDisabled');
+  if (!row.desk) throw notADesk ? notADesk() : new ApiError('Forbidden', 'This organisation has no registry desk');
   const grant = access.buckets.get(bucketId)!;
   const rights = REGISTRY_ACTIONS_ALL.filter((a) => grant.actions.has(a));
   if (action) assertCan(access, action, bucketId);

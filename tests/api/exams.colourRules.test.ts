@@ -66,6 +66,8 @@ describe('colour rules', () => {
     ['a CSS injection', rule({ backColor: '#fff;background:url(x)' })],
     ['an unknown column', rule({ column: 'passwordHash' })],
     ['a value and a range', rule({ gte: '1' })],
+    ['a yes/no column with a value that is not true or false', rule({ value: 'yes' })],
+    ['a range on a yes/no column', rule({ value: null, gte: '0' })],
     ['a reversed numeric range', rule({ value: null, column: 'bodyPartCount', gte: '5', lte: '2' })],
     ['an empty name', rule({ name: ' ' })],
     ['a negative priority', rule({ priority: -1 })],

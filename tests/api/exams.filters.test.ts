@@ -50,7 +50,7 @@ const FIXTURES: [string, Fixture][] = [
     isRemoteReportRequested: true, teleMedFlag: false, reportStatus: 'partial', reportCreatorId: OTHER, assigneeId: ME }],
   ['c', { org: 'A', patientName: 'Li Lei', patientId: 'PID-003', accessionNumber: null, serviceRequestId: null, bodyPart: null, applyDept: null, modality: 'US',
     created: at(3), examTime: at(8), uploadTime: null, patientSource: null, patientGender: 'U', urgentFlag: false, hasImage: false,
-    isRemoteReportRequested: true, teleMedFlag: true, reportStatus: null, reportCreatorId: null, assigneeId: OTHER }],
+    isRemoteReportRequested: true, teleMedFlag: true, reportStatus: null, reportCreatorId: null, assigneeId: OTHER, examStatus: 'Performed' }],
   ['d', { org: 'A', patientName: 'LI LEI', patientId: 'pid-004', accessionNumber: 'ACC-2001', serviceRequestId: 'SR-601', bodyPart: '胸部', applyDept: '急诊科', modality: 'DX',
     created: at(4), examTime: at(7), uploadTime: at(4), patientSource: 'E', patientGender: 'O', urgentFlag: true, hasImage: true,
     isRemoteReportRequested: false, teleMedFlag: true, reportStatus: 'corrected', reportCreatorId: ME, assigneeId: null }],
@@ -59,10 +59,10 @@ const FIXTURES: [string, Fixture][] = [
     isRemoteReportRequested: false, teleMedFlag: false, reportStatus: 'none', reportCreatorId: null, assigneeId: ME }],
   ['f', { org: 'A', patientName: '钱七', patientId: 'PID-006', accessionNumber: 'ACC-3001', serviceRequestId: 'SR-701', bodyPart: '胸部', applyDept: '内科', modality: 'CT',
     created: at(6), examTime: at(5), uploadTime: null, patientSource: 'NO', patientGender: 'MS', urgentFlag: false, hasImage: false,
-    isRemoteReportRequested: false, teleMedFlag: false, reportStatus: 'printed', reportCreatorId: ME, assigneeId: null }],
+    isRemoteReportRequested: false, teleMedFlag: false, reportStatus: 'printed', reportCreatorId: ME, assigneeId: null, examStatus: 'Scheduled' }],
   ['g', { org: 'A', patientName: '孙八', patientId: 'PID-007', accessionNumber: 'ACC-3002', serviceRequestId: 'SR-702', bodyPart: '头颅', applyDept: null, modality: 'CT',
     created: at(7), examTime: at(4), uploadTime: at(1), patientSource: 'O', patientGender: 'FS', urgentFlag: true, hasImage: true,
-    isRemoteReportRequested: true, teleMedFlag: false, reportStatus: 'hold', reportCreatorId: OTHER, assigneeId: OTHER }],
+    isRemoteReportRequested: true, teleMedFlag: false, reportStatus: 'hold', reportCreatorId: OTHER, assigneeId: OTHER, examStatus: 'Arrived' }],
   ['k', { org: 'A', patientName: '周九', patientId: 'PID-008', accessionNumber: 'ACC-3003', serviceRequestId: 'SR-703', bodyPart: '腹部', applyDept: '外科', modality: 'MR',
     created: at(8), examTime: at(3), uploadTime: at(5), patientSource: 'I', patientGender: 'M', urgentFlag: false, hasImage: true,
     isRemoteReportRequested: false, teleMedFlag: false, reportStatus: 'locked', reportCreatorId: ME, assigneeId: null }],
@@ -265,6 +265,10 @@ const CASES: Case[] = [
 
   // Mine: assigned to me (b, e), or my report not yet approved (a final, k locked; not d corrected, f printed).
   ['myTasks equal true', () => [f('myTasks', 'equal', true)], ['a', 'b', 'e', 'k']],
+  // Reportable (contract/reportable.ts): c performed without images, g arrived with images, the rest never booked;
+  // f is booked for later (Scheduled) without images.
+  ['reportable equal true', () => [f('reportable', 'equal', true)], ['a', 'b', 'c', 'd', 'e', 'g', 'k', 'm', 'n']],
+  ['reportable equal false', () => [f('reportable', 'equal', false)], ['f']],
   ['myTasks equal false', () => [f('myTasks', 'equal', false)], ['c', 'd', 'f', 'g', 'm', 'n']],
 
   // The deleted view: h 5, i 10, l 20 days ago; j (40 days) is gone whatever the filter says.

@@ -43,12 +43,13 @@ describe('organisations of a group', () => {
     expect(JSON.stringify(res.body)).not.toContain(row!.publicUploadToken!);
   });
 
-  it('applies the code rule: 4 to 35 letters or digits (OrganizationCodeInvalid), unique in any case (OrganizationCodeTaken)', async () => {
-    for (const bad of ['abc', 'x'.repeat(36), 'has space', 'bad-code', 'bad_code', '代码代码代码', 'abc!']) {
+  it('applies the code rule: 4 to 35 letters, digits, - or _ (OrganizationCodeInvalid), unique in any case (OrganizationCodeTaken)', async () => {
+    for (const bad of ['abc', 'x'.repeat(36), 'has space', '-badcode', 'badcode_', '代码代码代码', 'abc!']) {
       const res = await addOrg({ code: bad });
       expect([bad, res.status, res.body.code]).toEqual([bad, 400, 'OrganizationCodeInvalid']);
     }
     expect((await addOrg({ code: 'abcd' })).status).toBe(201);
+    expect((await addOrg({ code: 'CITY9-RAD_2' })).status).toBe(201);
     expect((await addOrg({ code: 'y'.repeat(35) })).status).toBe(201);
     const taken = await addOrg({ code: 'ABCD' });
     expect([taken.status, taken.body.code]).toEqual([409, 'OrganizationCodeTaken']);

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Organization, OrganizationMember } from '../../contract/organizations';
-import { organizationCode } from '../../contract/organizations';
+import { isOrganizationCode, organizationCode } from '../../contract/organizations';
 import * as t from '../../server/db/schema';
 import { auditTrail } from '../../server/audit/record';
 import { createAccount, createGroup, unique } from '../support/accounts';
@@ -9,7 +9,7 @@ import { tokenOf } from '../support/reports';
 import { startServer, type TestServer } from '../support/server';
 
 /**
- * The organisation itself (areas §3, §5, §6, §7 "Organisations"): settings, the code rule (4–35 letters and digits,
+ * The organisation itself (areas §3, §5, §6, §7 "Organisations"): settings, the code rule (4–35 letters, digits, dashes and underscores,
  * unique in any case, fixed once bound), the public upload token, members and who sees a private organisation.
  * Roles: organizations.roles.test.ts; dictionaries: organizations.dictionaries.test.ts; ordered lists:
  * organizations.procedures.test.ts.
@@ -86,14 +86,20 @@ describe('the organisation', () => {
 });
 
 describe('the organisation code', () => {
-  it('follows the rule in the contract: 4 to 35 letters and digits', () => {
-    for (const ok of ['abcd', 'AB12', 'a'.repeat(35), 'City1Rad']) expect(organizationCode.safeParse(ok).success, ok).toBe(true);
-    for (const bad of ['abc', 'a'.repeat(36), 'ab cd', 'ab-cd', 'ab_cd', 'abc!', '机构代码', '']) expect(organizationCode.safeParse(bad).success, bad).toBe(false);
+  it('follows the rule in the contract: 4 to 35 letters, digits, dashes and underscores, a letter or digit at each end', () => {
+    for (const ok of ['abcd', 'AB12', 'a'.repeat(35), 'City1Rad', 'CITY1-RAD', 'ab-cd', 'ab_cd', 'a-_9']) expect(organizationCode.safeParse(ok).success, ok).toBe(true);
+    for (const bad of ['abc', 'a'.repeat(36), 'ab cd', 'abc!', 'ab.cd', 'ab/cd', '-abcd', 'abcd-', '_abc', '----', '机构代码', '']) expect(organizationCode.safeParse(bad).success, bad).toBe(false);
+  });
+
+  it('holds for every organisation of the demo data (their codes are in public links: /reports/CITY1-RAD/list)', async () => {
+    const seeded = await s.db.db.select({ code: t.buckets.code }).from(t.buckets);
+    expect(seeded.map((b) => b.code)).toEqual(expect.arrayContaining(['CITY1-RAD', 'EXPERT-CENTRE']));
+    for (const { code } of seeded) expect(isOrganizationCode(code ?? ''), String(code)).toBe(true);
   });
 
   it('refuses codes of 3 or 36 characters, spaces and special characters with OrganizationCodeInvalid', async () => {
     const id = await newOrg();
-    for (const code of ['abc', 'a'.repeat(36), 'ab cd', ' abcd', 'abcd ', 'ab-cd', 'ab_cd', 'abcd!', 'ab.cd', '医院代码甲']) {
+    for (const code of ['abc', 'a'.repeat(36), 'ab cd', ' abcd', 'abcd ', '-abcd', 'abcd_', 'abcd!', 'ab.cd', '医院代码甲']) {
       const res = await s.request('POST', `buckets/${id}/bind-code`, { token: orgadmin, body: { code } });
       expect(res.status, code).toBe(400);
       expect(res.body.code, code).toBe('OrganizationCodeInvalid');
@@ -117,6 +123,9 @@ describe('the organisation code', () => {
     const long = await newOrg();
     const code35 = `Z${'9'.repeat(34)}`;
     expect((await s.request('POST', `buckets/${long}/bind-code`, { token: orgadmin, body: { code: code35 } })).body.code).toBe(code35);
+    // A hospital's own code with a dash or an underscore, as the demo's CITY1-RAD.
+    const dashed = await newOrg();
+    expect((await s.request('POST', `buckets/${dashed}/bind-code`, { token: orgadmin, body: { code: 'TOWN2-US_1' } })).body).toMatchObject({ code: 'TOWN2-US_1', codeBound: true });
     const [row] = await s.db.db.select().from(t.buckets).where(eq(t.buckets.id, four));
     expect(row).toMatchObject({ code: 'Ab12', codeBound: true });
   });

@@ -372,3 +372,48 @@ describe('look-up and export', () => {
     expect((await s.request('GET', `registry/findbyorderid?bucketId=${hospital}&orderId=NONE`, { token: registrar })).status).toBe(404);
   });
 });
+
+describe('the group switch', () => {
+  it('answers every registry call 403 RegistryDisabled while the group has enableRegistry off, and writes nothing', async () => {
+    const reg = await create(registration({ orderId: 'HIS-SWITCH-1' }, '开关测试'));
+    const line = reg.lines[0]!;
+    const [done] = await s.db.db.insert(t.exams).values({
+      bucketId: hospital, patientName: '开关测试', patientId: line.patientId, modality: 'CT', examTime: s.clock.now(), hasImage: true, created: s.clock.now(),
+    }).returning();
+    const v = { version: reg.version };
+    const calls: [string, string, unknown][] = [
+      ['GET', `buckets/${hospital}/registry/setup`, undefined],
+      // The list's query too: the spec's 'params error' is for a missing organisation, not for a switched-off group.
+      ['POST', `buckets/${hospital}/registry/query`, {}],
+      ['POST', `buckets/${hospital}/registry/patients`, { q: '开关' }],
+      ['POST', 'registry', registration()],
+      ['PUT', 'registry', { registrationId: reg.id, version: reg.version, patient: registration().patient, exams: [{ examId: line.examId, procedureStepId: stepId('CT'), scheduledTime: soon() }] }],
+      ['GET', `registry/findbyorderid?bucketId=${hospital}&orderId=HIS-SWITCH-1`, undefined],
+      ['POST', 'exam/status', { examId: line.examId, status: 'Arrived', version: reg.version }],
+      ['POST', `scheduled-exams/${line.examId}/revoke`, v],
+      ['POST', `scheduled-exams/${line.examId}/cancel`, { ...v, reason: '患者未到' }],
+      ['POST', `scheduled-exams/${line.examId}/extension`, { ...v, extension: { note: 'x' } }],
+      ['DELETE', `scheduled-exams/${line.examId}?version=${reg.version}`, undefined],
+      ['GET', `exams/${done!.id}/schedules`, undefined],
+      ['POST', `exams/${done!.id}/schedules`, { exams: [{ procedureStepId: stepId('CT'), scheduledTime: soon() }] }],
+      ['POST', `exams/${done!.id}/match/${line.examId}`, v],
+      ['POST', 'exports/schedules', { bucketId: hospital, filters: [] }],
+    ];
+    await s.db.db.update(t.groups).set({ enableRegistry: false }).where(eq(t.groups.id, s.ids.groupId));
+    try {
+      for (const [method, path, body] of calls) {
+        const before = await counts();
+        const res = await s.request(method, path, { token: registrar, body });
+        expect([method, path, res.status, res.body.code]).toEqual([method, path, 403, 'RegistryDisabled']);
+        expect(await counts()).toEqual(before);
+      }
+      // Someone who is not a member still learns nothing of the organisation: 404 before the group's switch.
+      const elsewhere = await createGroup(s);
+      const outsider = await createAccount(s, { groupId: elsewhere.groupId, buckets: [{ bucketId: elsewhere.bucketId, actions: ['registry_create'] }] });
+      expect((await s.request('GET', `buckets/${hospital}/registry/setup`, { token: await s.login(outsider.username) })).status).toBe(404);
+    } finally {
+      await s.db.db.update(t.groups).set({ enableRegistry: true }).where(eq(t.groups.id, s.ids.groupId));
+    }
+    expect((await s.request('GET', `registry/findbyorderid?bucketId=${hospital}&orderId=HIS-SWITCH-1`, { token: registrar })).status).toBe(200);
+  });
+});

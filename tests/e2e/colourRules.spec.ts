@@ -98,6 +98,32 @@ test('a colour rule made on the settings screen tints the worklist rows it match
   await expect.poll(() => ctRowBackground(page)).not.toBe(expected);
 });
 
+test('a rule on a yes/no column paints exactly the rows whose flag has that value (urgent = true)', async ({ page }) => {
+  const made = await apiAs<{ id: number }>('admin', 'POST', 'report-table-colour/create', {
+    groupId: GROUP, name: `urgent ${stamp}`, priority: 0, column: 'urgentFlag', value: 'true', foreColor: null, backColor: BACK,
+  });
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  try {
+    await prefer(page, { language: 'en' });
+    await signIn(page, 'admin');
+    await page.goto('/studies');
+    await expect(page.locator('[role=row][data-exam-id]').first()).toBeVisible({ timeout: 20_000 });
+    // Wait for the rules to arrive (fetched as the worklist mounts): some row is tinted.
+    await expect(page.locator('[role=row][data-exam-id]:not([data-focused])[style*="background-color"]').first()).toBeVisible();
+    // Every drawn row except the focused one (focus shows instead of the tint): tinted exactly when it bears the mark.
+    const rows = await page.locator('[role=row][data-exam-id]:not([data-focused])').evaluateAll((els) => els.map((el) => ({
+      id: (el as HTMLElement).dataset.examId,
+      tinted: (el as HTMLElement).style.backgroundColor !== '',
+      urgent: el.querySelector('[title="Urgent"]') !== null,
+    })));
+    expect(rows.filter((r) => r.urgent).length).toBeGreaterThan(0);
+    expect(rows.filter((r) => !r.urgent).length).toBeGreaterThan(0);
+    expect(rows.filter((r) => r.tinted !== r.urgent)).toEqual([]);
+  } finally {
+    expect((await apiAs('admin', 'DELETE', `report-table-colour/${made.body.id}`)).status).toBe(204);
+  }
+});
+
 interface Graph { id: number; name: string; points: { x: number; y: number; color: string }[] }
 
 test('sample graphs: a point placed by keyboard is saved and still there after a reload; Delete removes it', async ({ page }) => {

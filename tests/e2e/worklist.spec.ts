@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { signIn } from './support/session';
+import { apiAs } from './support/reportApi';
+import { prefer, signIn } from './support/session';
 
 /**
  * The worklist by keyboard only, as rad1 (and as admin for the export, which needs export_exams): quick filters
@@ -227,5 +228,61 @@ test.describe('the worklist says what it is sorted by and finds the next case on
     await expect(focusedRow(page)).toHaveAttribute('data-exam-id', String(ids[0]));
     await page.keyboard.press('n'); // round past the end, still past rad2's draft
     await expect(focusedRow(page)).toHaveAttribute('data-exam-id', String(ids[3]));
+  });
+
+  test('the default view holds what can be reported and says so; b shows the booked lines; n never stops on one', async ({ page }) => {
+    // One patient at the registry desk: a CT performed today, and an MR booked three days ahead (latest exam time,
+    // so it sorts first when shown). Found by the patient's name, so other tests' exams stay out of the view.
+    const name = `预约${Date.now() % 1_000_000}`;
+    const buckets = (await apiAs<{ id: number; code: string }[]>('tech', 'GET', 'buckets/uploadable')).body;
+    const hospital = buckets.find((b) => b.code === 'CITY1-RAD')!.id;
+    const hour = 3_600_000;
+    const made = await apiAs<{ id: number; version: number; lines: { examId: number }[] }>('registrar', 'POST', 'registry', {
+      bucketId: hospital,
+      patient: { patientName: name, patientGender: 'F', patientSource: 'O', outpatientId: 'MZ0001', phone: '13800138000', age: 40, ageUnit: 'Y' },
+      exams: [
+        { modality: 'CT', bodyPart: '胸部', scheduledTime: new Date(Date.now() + hour).toISOString() },
+        { modality: 'MR', bodyPart: '头颅', scheduledTime: new Date(Date.now() + 72 * hour).toISOString() },
+      ],
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const [performed, booked] = made.body.lines.map((l) => l.examId) as [number, number];
+    let version = made.body.version;
+    for (const status of ['Arrived', 'Performed']) {
+      const res = await apiAs<{ version: number }>('registrar', 'POST', 'exam/status', { examId: performed, status, version });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      version = res.body.version;
+    }
+
+    await prefer(page, { language: 'en' });
+    await signIn(page, 'rad1');
+    await page.goto(`/studies?name=${encodeURIComponent(name)}`);
+    const grid = page.locator('[data-testid="worklist-grid"]');
+    await expect(grid).toBeFocused();
+    // By default: the performed exam only, and the count says what the list holds.
+    await expect(grid.locator('[data-exam-id]')).toHaveCount(1);
+    await expect(focusedRow(page)).toHaveAttribute('data-exam-id', String(performed));
+    await expect(page.getByTestId('worklist-total')).toHaveText('1 to report (performed or with images)');
+
+    // b: the booked line too, first (latest exam time); the chip is pressed and the count is of every exam.
+    await page.keyboard.press('b');
+    await expect(page).toHaveURL(/booked=1/);
+    await expect(page.getByRole('button', { name: /Booked lines/ })).toHaveAttribute('aria-pressed', 'true');
+    await expect(grid.locator('[data-exam-id]')).toHaveCount(2);
+    expect(await renderedIds(page)).toEqual([booked, performed]);
+    await expect(page.getByTestId('worklist-total')).toHaveText('2 exams');
+
+    // n from the performed exam goes round past the end to the booked line only if it counted as reportable: it does
+    // not, so nothing else can be written and the focus stays.
+    await page.keyboard.press('End');
+    await expect(focusedRow(page)).toHaveAttribute('data-exam-id', String(performed));
+    await page.keyboard.press('n');
+    await expect(page.getByText('No exam in this list whose report you can write now')).toBeVisible();
+    await expect(focusedRow(page)).toHaveAttribute('data-exam-id', String(performed));
+
+    // b again: back to the default view.
+    await page.keyboard.press('b');
+    await expect(page).not.toHaveURL(/booked=/);
+    await expect(grid.locator('[data-exam-id]')).toHaveCount(1);
   });
 });

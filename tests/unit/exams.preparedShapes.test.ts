@@ -14,6 +14,7 @@ const byExamTime: Sort[] = [{ field: 'examTime', direction: 'desc' }];
 const modality = (codes: readonly string[]): Filter => ({ field: 'modality', operator: 'in', values: [...codes] });
 const status = (values: string[]): Filter => ({ field: 'reportStatus', operator: 'in', values });
 const myTasks: Filter = { field: 'myTasks', operator: 'equal', values: [true] };
+const reportable: Filter = { field: 'reportable', operator: 'equal', values: [true] };
 
 describe('the prepared shapes of the exam list', () => {
   it.each([
@@ -29,7 +30,18 @@ describe('the prepared shapes of the exam list', () => {
     ['my tasks', [snapshot, myTasks], [], 'myTasks', 'created', []],
   ] as [string, Filter[], Sort[], string, string, string[]][])('%s', (_name, filters, sorts, filter, order, values) => {
     const shape = pageShape(filters, sorts);
-    expect(shape).toEqual({ filter, order, snapshot: new Date(AT), values });
+    expect(shape).toEqual({ filter, order, reportable: false, snapshot: new Date(AT), values });
+  });
+
+  // The worklist's default view asks only for exams a radiologist can report (contract/reportable.ts).
+  it.each([
+    ['default view', [snapshot, reportable], byExamTime, 'none', 'examTime', []],
+    ['the filter first', [reportable, snapshot], [], 'none', 'created', []],
+    ['with CT', [snapshot, reportable, modality(QUICK_FILTER_MODALITIES.ct)], byExamTime, 'modality', 'examTime', ['CT']],
+    ['with key 6', [reportable, snapshot, status(['none', 'partial'])], byExamTime, 'statusNoneOrNamed', 'examTime', ['partial']],
+    ['with my tasks', [snapshot, myTasks, reportable], [], 'myTasks', 'created', []],
+  ] as [string, Filter[], Sort[], string, string, string[]][])('reportable only: %s', (_name, filters, sorts, filter, order, values) => {
+    expect(pageShape(filters, sorts)).toEqual({ filter, order, reportable: true, snapshot: new Date(AT), values });
   });
 
   it.each([
@@ -40,6 +52,11 @@ describe('the prepared shapes of the exam list', () => {
     ['two snapshots', [snapshot, snapshot], byExamTime],
     ['an extra filter', [snapshot, modality(['CT']), { field: 'urgentFlag', operator: 'equal', values: [true] }], byExamTime],
     ['two quick filters', [snapshot, modality(['CT']), myTasks], byExamTime],
+    ['reportable false (the booked lines only)', [snapshot, { ...reportable, values: [false] }], byExamTime],
+    ['reportable twice', [snapshot, reportable, reportable], byExamTime],
+    ['reportable and two quick filters', [snapshot, reportable, modality(['CT']), myTasks], byExamTime],
+    ['reportable without a snapshot', [reportable], byExamTime],
+    ['reportable and an extra filter', [snapshot, reportable, { field: 'urgentFlag', operator: 'equal', values: [true] }], byExamTime],
     ['a bucketId filter (narrows the scope)', [snapshot, { field: 'bucketId', operator: 'in', values: [1] }], byExamTime],
     ['the deleted view', [snapshot, { field: 'deletedTime', operator: 'gte', values: [AT] }], byExamTime],
     ['modality equal', [snapshot, { field: 'modality', operator: 'equal', values: ['CT'] }], byExamTime],

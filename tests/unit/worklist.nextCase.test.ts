@@ -3,7 +3,8 @@ import type { ExamRow } from '@/features/worklist/types';
 import { findNextWritable } from '@/features/worklist/nextCase';
 
 /** A row with only what "next" reads; canWrite is the server's (the report machine's) answer for the user. */
-const row = (id: number, canWrite: boolean, deleted = false) => ({ id, canWrite, deletedTime: deleted ? '2026-11-01T00:00:00Z' : null }) as ExamRow;
+const row = (id: number, canWrite: boolean, deleted = false, booked: { examStatus: string; hasImage: boolean } | null = null) =>
+  ({ id, canWrite, deletedTime: deleted ? '2026-11-01T00:00:00Z' : null, examStatus: booked?.examStatus ?? null, hasImage: booked?.hasImage ?? true }) as ExamRow;
 
 function list(flags: boolean[], loaded: number) {
   const rows = flags.map((f, i) => row(i, f));
@@ -31,6 +32,22 @@ describe('next case I can report', () => {
     expect(await findNextWritable({ ...env, from: 0 })).toBe(4);
     expect(await findNextWritable({ ...env, from: 4 })).toBe(5);
     expect(fetched).toEqual([]);
+  });
+
+  it('skips lines booked at the registry desk and not performed (no images): nothing to read yet', async () => {
+    const rows = [
+      row(0, true),
+      row(1, true, false, { examStatus: 'Scheduled', hasImage: false }),
+      row(2, true, false, { examStatus: 'Registered', hasImage: false }),
+      row(3, true, false, { examStatus: 'Arrived', hasImage: false }),
+      row(4, true, false, { examStatus: 'Cancelled', hasImage: false }),
+      row(5, true, false, { examStatus: 'Performed', hasImage: false }),
+      row(6, true, false, { examStatus: 'Scheduled', hasImage: true }),
+    ];
+    const env = { total: rows.length, rowAt: (i: number) => rows[i], fetchRows: async () => [] };
+    expect(await findNextWritable({ ...env, from: 0 })).toBe(5);
+    expect(await findNextWritable({ ...env, from: 5 })).toBe(6);
+    expect(await findNextWritable({ ...env, from: 6 })).toBe(0);
   });
 
   it('goes round past the end, and says none when nothing is writable', async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { orderRules, resolveColours, ruleMatches, safeColour, type ColourRule } from '@/features/worklist/colourRules';
+import { colourRuleMatches as ruleMatches, colourRuleProblems, COLOUR_RULE_BOOLEAN_COLUMNS } from '../../contract/colourRules';
+import { COLOUR_RULE_COLUMNS, colourRuleCreateInput } from '../../contract/exams';
+import { orderRules, resolveColours, safeColour, type ColourRule } from '@/features/worklist/colourRules';
 import { formatWait, waitLevel, waitLimitMs } from '@/features/worklist/waiting';
 
 const rule = (patch: Partial<ColourRule>): ColourRule => ({
@@ -30,6 +32,37 @@ describe('colour rules', () => {
     expect(ruleMatches(rule({ column: 'visitAge', gte: '5', lte: '9' }), row)).toBe(false);
     expect(ruleMatches(rule({ column: 'examTime', gte: '2026-11-23T00:00:00.000Z' }), row)).toBe(true);
     expect(ruleMatches(rule({ column: 'bodyPart', gte: '1' }), row)).toBe(false);
+  });
+
+  it('matches a yes/no column by its value: "urgentFlag = true" paints the urgent rows only', () => {
+    const rows = [true, false, true, false, false].map((urgentFlag, id) => ({ id, urgentFlag }));
+    const urgent = rule({ column: 'urgentFlag', value: 'true' });
+    expect(rows.filter((r) => ruleMatches(urgent, r)).map((r) => r.id)).toEqual([0, 2]);
+    const calm = rule({ column: 'urgentFlag', value: 'false' });
+    expect(rows.filter((r) => ruleMatches(calm, r)).map((r) => r.id)).toEqual([1, 3, 4]);
+    for (const [value, cell, matches] of [['TRUE', true, true], [' 1 ', true, true], ['1', false, false], ['0', false, true], ['0', true, false], ['False', false, true]] as const) {
+      expect(ruleMatches(rule({ column: 'urgentFlag', value }), { urgentFlag: cell }), `${value} vs ${cell}`).toBe(matches);
+    }
+    // A word that is not a yes/no value matches nothing (and the server refuses it).
+    expect(ruleMatches(rule({ column: 'urgentFlag', value: 'yes' }), { urgentFlag: false })).toBe(false);
+    expect(ruleMatches(rule({ column: 'urgentFlag', value: 'yes' }), { urgentFlag: true })).toBe(false);
+    // No report yet: the positive flag is empty, neither true nor false.
+    expect(ruleMatches(rule({ column: 'reportPositive', value: 'false' }), { reportPositive: null })).toBe(false);
+    expect(ruleMatches(rule({ column: 'reportPositive', value: null }), { reportPositive: null })).toBe(true);
+  });
+
+  it('refuses, with the same rule the painting reads, a yes/no rule that could never match as meant', () => {
+    const fields = { groupId: 1, name: 'r', priority: 1, foreColor: '#000000' };
+    const problems = (patch: object) => colourRuleProblems({ column: 'urgentFlag', value: null, gte: null, lte: null, foreColor: '#000000', backColor: null, ...patch });
+    expect(problems({ value: 'true' })).toEqual([]);
+    expect(problems({ value: '0' })).toEqual([]);
+    expect(problems({ value: 'yes' }).map((p) => p.path)).toEqual(['value']);
+    expect(problems({ gte: '1' }).map((p) => p.path)).toEqual(['gte']);
+    expect(colourRuleCreateInput.safeParse({ ...fields, column: 'hasImage', value: 'yes' }).success).toBe(false);
+    expect(colourRuleCreateInput.safeParse({ ...fields, column: 'hasImage', value: 'FALSE' }).success).toBe(true);
+    // Text columns keep any value.
+    expect(colourRuleCreateInput.safeParse({ ...fields, column: 'modality', value: 'yes' }).success).toBe(true);
+    for (const column of COLOUR_RULE_BOOLEAN_COLUMNS) expect(COLOUR_RULE_COLUMNS).toContain(column);
   });
 
   it('leaves a row no rule matches with the theme colours', () => {

@@ -12,7 +12,7 @@ describe('worklist view in the URL', () => {
 
   it('round-trips every filter through the URL', () => {
     const full = view({
-      tab: 'mine', today: true, quick: 'ct', deleted: true, origin: 'remote', text: '结节 磨玻璃',
+      tab: 'mine', today: true, quick: 'ct', deleted: true, booked: true, origin: 'remote', text: '结节 磨玻璃',
       patientName: '王', patientId: 'P001', accession: 'A2026', modalities: ['CT', 'MR'], bodyPart: '胸部',
       from: '2026-11-01', to: '2026-11-20', bucketId: 3, statuses: ['final', 'partial'], sources: ['E', 'I'],
       urgent: true, reporterId: 12, sort: { field: 'examTime', direction: 'asc' },
@@ -56,10 +56,19 @@ describe('worklist view as a page query', () => {
   it('asks for today by local day and the CT quick filter by modality', () => {
     expect(byField(view({ today: true, quick: 'ct' }))).toEqual([
       `created lte ${now.toISOString()}`,
+      'reportable equal true',
       `examTime gte ${new Date(2026, 10, 23).toISOString()}`,
       `examTime lt ${new Date(2026, 10, 24).toISOString()}`,
       'modality in CT',
     ]);
+  });
+
+  it('holds what a radiologist can report by default, and the booked lines too only when asked (booked=1)', () => {
+    expect(byField(view({}))).toContain('reportable equal true');
+    expect(byField(view({ booked: true })).some((f) => f.startsWith('reportable'))).toBe(false);
+    expect(viewToSearch(view({ booked: true }))).toBe('booked=1');
+    expect(parseView('booked=1').booked).toBe(true);
+    expect(viewToSearch(view({}))).toBe('');
   });
 
   it('maps X-ray to computed and digital radiography', () => {

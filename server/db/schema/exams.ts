@@ -4,12 +4,16 @@ import { type AnyPgColumn, bigint, boolean, index, integer, jsonb, pgTable, real
 import { created, ts } from './columns';
 import { buckets } from './accounts';
 
-/** Exam columns the worklist filters on most, carried by its two ordered indexes (see exams below). */
+/**
+ * Exam columns the worklist filters on most, carried by its two ordered indexes (see exams below). The last two are
+ * what the default view's `reportable` filter reads (contract/reportable.ts), so its pages stay index-only.
+ */
 function worklistFilterColumns(t: {
   modality: AnyPgColumn; reportStatus: AnyPgColumn; reportCreatorId: AnyPgColumn; assigneeId: AnyPgColumn; teleMedFlag: AnyPgColumn;
   isRemoteReportRequested: AnyPgColumn; urgentFlag: AnyPgColumn; patientSource: AnyPgColumn; patientName: AnyPgColumn;
+  hasImage: AnyPgColumn; examStatus: AnyPgColumn;
 }) {
-  return [t.modality, t.reportStatus, t.reportCreatorId, t.assigneeId, t.teleMedFlag, t.isRemoteReportRequested, t.urgentFlag, t.patientSource, t.patientName] as const;
+  return [t.modality, t.reportStatus, t.reportCreatorId, t.assigneeId, t.teleMedFlag, t.isRemoteReportRequested, t.urgentFlag, t.patientSource, t.patientName, t.hasImage, t.examStatus] as const;
 }
 
 export const exams = pgTable('exams', {

@@ -156,10 +156,15 @@ export const Toolbar = memo(function Toolbar(props: ToolbarProps) {
       <Chip active={view.deleted} onClick={() => onView({ ...view, deleted: !view.deleted, sort: null })} title={t('worklist.deletedHint')}>
         {t('worklist.deleted')}
       </Chip>
+      {/* Booked lines not performed yet stay out of the list unless asked for (contract/reportable.ts). */}
+      <Chip active={view.booked} onClick={() => onView({ ...view, booked: !view.booked })} title={t('worklist.booked.hint')}>
+        {t('worklist.booked.chip')}<Key>B</Key>
+      </Chip>
 
       <div className="ml-auto flex items-center gap-1.5">
-        <span className="text-[13px] whitespace-nowrap text-fg-muted tabular-nums" aria-live="polite">
-          {total === null ? '' : t('worklist.total', { count: total, formatted: number.format(total) })}
+        {/* What the view holds, said with its count: what can be reported, or everything with the booked lines. */}
+        <span className="text-[13px] whitespace-nowrap text-fg-muted tabular-nums" aria-live="polite" data-testid="worklist-total">
+          {total === null ? '' : t(view.booked ? 'worklist.total' : 'worklist.totalReportable', { count: total, formatted: number.format(total) })}
         </span>
         <button type="button" className="icon-button" onClick={onRefresh} title={t('worklist.commands.refresh')} aria-label={t('worklist.commands.refresh')}>
           <svg width="15" height="15" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" aria-hidden="true"><path d="M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7" /></svg>

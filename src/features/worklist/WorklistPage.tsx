@@ -212,6 +212,7 @@ export default function WorklistPage() {
       else if (filtersActive) setView(clearedView(view));
     },
     toggleDeleted: () => setView({ ...view, deleted: !view.deleted, sort: null }),
+    toggleBooked: () => setView({ ...view, booked: !view.booked }),
   };
   useCommands(worklistCommands, ctx);
 

@@ -1,8 +1,10 @@
 /**
  * Report-table colour rules (areas §3 "Colour rule"): a rule names a column of the list, a value (or a range with
  * gte/lte), and a fore and back colour. The matching rule with the smallest priority number wins; a row no rule
- * matches keeps the theme's colours.
+ * matches keeps the theme's colours. Whether a rule matches a row is the contract's `colourRuleMatches`, the rule the
+ * server checks a rule against when it is saved.
  */
+import { colourRuleMatches } from '../../../contract/colourRules';
 import type { ColourRule as StoredRule } from '../../../contract/exams';
 
 /**
@@ -17,38 +19,6 @@ export interface RowColours {
   rule: string;
 }
 
-type Cell = string | number | boolean | null | undefined;
-
-function compare(a: Cell, b: string): number | null {
-  if (a === null || a === undefined) return null;
-  if (typeof a === 'number') {
-    const n = Number(b);
-    return Number.isFinite(n) ? a - n : null;
-  }
-  const left = String(a);
-  // Numbers written as text ("45" years, a bed number) compare as numbers; dates and words as text.
-  if (/^-?\d+(\.\d+)?$/.test(left) && /^-?\d+(\.\d+)?$/.test(b)) return Number(left) - Number(b);
-  return left < b ? -1 : left > b ? 1 : 0;
-}
-
-export function ruleMatches(rule: ColourRule, row: Record<string, unknown>): boolean {
-  const cell = row[rule.column] as Cell;
-  if (rule.gte === null && rule.lte === null) {
-    if (rule.value === null) return cell === null || cell === undefined || cell === '';
-    if (typeof cell === 'boolean') return String(cell) === rule.value.trim().toLowerCase() || (rule.value === '1') === cell;
-    return cell !== null && cell !== undefined && String(cell).toLowerCase() === rule.value.trim().toLowerCase();
-  }
-  if (rule.gte !== null) {
-    const c = compare(cell, rule.gte);
-    if (c === null || c < 0) return false;
-  }
-  if (rule.lte !== null) {
-    const c = compare(cell, rule.lte);
-    if (c === null || c > 0) return false;
-  }
-  return true;
-}
-
 /** Rules in the order they are tried: priority, then id so two rules of one priority always resolve the same way. */
 export function orderRules(rules: readonly ColourRule[]): ColourRule[] {
   return [...rules].sort((a, b) => a.priority - b.priority || a.id - b.id);
@@ -58,7 +28,7 @@ export function orderRules(rules: readonly ColourRule[]): ColourRule[] {
 export function resolveColours(ordered: readonly ColourRule[], row: Record<string, unknown>): RowColours | null {
   for (const rule of ordered) {
     if (!rule.foreColor && !rule.backColor) continue;
-    if (ruleMatches(rule, row)) return { fore: rule.foreColor, back: rule.backColor, rule: rule.name };
+    if (colourRuleMatches(rule, row)) return { fore: rule.foreColor, back: rule.backColor, rule: rule.name };
   }
   return null;
 }

@@ -28,6 +28,8 @@ export interface WorklistCtx {
   canEscape: boolean;
   escape(): void;
   toggleDeleted(): void;
+  /** Shows or hides the lines booked at the registry desk and not performed yet. */
+  toggleBooked(): void;
 }
 
 type Spec = CommandSpec<WorklistCtx>;
@@ -71,6 +73,7 @@ export const worklistCommands: readonly Spec[] = [
   { id: 'worklist.advanced', label: 'worklist.commands.advanced', section: filters, scope: 'worklist', shortcut: 'f', run: (c) => c.openAdvanced() },
   { id: 'worklist.tab', label: 'worklist.commands.tab', section: filters, scope: 'worklist', shortcut: 't', run: (c) => c.switchTab() },
   { id: 'worklist.deleted', label: 'worklist.commands.deleted', section: filters, scope: 'worklist', shortcut: 'Shift+D', run: (c) => c.toggleDeleted() },
+  { id: 'worklist.booked', label: 'worklist.commands.booked', section: filters, scope: 'worklist', shortcut: 'b', keywords: ['booked', 'registry', 'scheduled', '预约', '登记'], run: (c) => c.toggleBooked() },
   { id: 'worklist.quick.today', label: 'worklist.commands.quick.today', section: filters, scope: 'worklist', shortcut: '1', run: (c) => c.toggleToday() },
   quick('2', 'xray'),
   quick('3', 'ct'),

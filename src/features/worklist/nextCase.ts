@@ -1,8 +1,10 @@
+import { isReportable } from '../../../contract/reportable';
 import type { ExamRow } from './types';
 
 /**
  * "Next case I can report" (`n`): the first exam after the focused one, in the view's order and round past the end,
- * whose report this account can write now — the server's `canWrite`, the report machine's answer for the account.
+ * that can be reported (performed or with images: contract/reportable.ts, the rule of the list's default view too)
+ * and whose report this account can write now — the server's `canWrite`, the report machine's answer for the account.
  * Rows not loaded yet are fetched in batches with the view's own query (at most `maxBatches` per press, so a press
  * on a list of a million rows stays a few requests); they are handed back to the caller to keep.
  */
@@ -18,7 +20,7 @@ export interface NextCaseEnv {
 }
 
 export function isWritableCase(exam: ExamRow): boolean {
-  return exam.canWrite && !exam.deletedTime;
+  return exam.canWrite && !exam.deletedTime && isReportable(exam);
 }
 
 /** The position of the next writable case, or null when none is within reach. */

@@ -58,6 +58,8 @@ export function viewFilters(view: WorklistView, ctx: QueryContext): Filter[] {
     add('deletedTime', 'gte', [iso(new Date(ctx.now.getTime() - DELETED_RECOVERY_DAYS * 86_400_000))]);
   }
   add('created', 'lte', [iso(ctx.snapshot)]);
+  // The default view holds what a radiologist can report (contract/reportable.ts); booked lines only when asked for.
+  if (!view.booked) add('reportable', 'equal', [true]);
   if (view.tab === 'mine') add('myTasks', 'equal', [true]);
   if (view.today) {
     const start = startOfDay(ctx.now);

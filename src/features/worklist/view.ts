@@ -43,6 +43,11 @@ export interface WorklistView {
   work: WorkFilter | null;
   /** The deleted exams of the last 30 days instead of the live list. */
   deleted: boolean;
+  /**
+   * Lines booked at the registry desk and not performed yet (no images) are shown too. Off by default: the list holds
+   * the exams a radiologist can report (contract/reportable.ts), and says so on screen.
+   */
+  booked: boolean;
   origin: ReportOrigin | null;
   /** Free-text search in the reports' findings and conclusions (used from 3 characters). */
   text: string;
@@ -65,14 +70,14 @@ export interface WorklistView {
 }
 
 export const DEFAULT_VIEW: WorklistView = {
-  tab: 'all', today: false, quick: null, work: null, deleted: false, origin: null, text: '',
+  tab: 'all', today: false, quick: null, work: null, deleted: false, booked: false, origin: null, text: '',
   patientName: '', patientId: '', accession: '', modalities: [], bodyPart: '', from: null, to: null,
   bucketId: null, statuses: [], sources: [], urgent: false, reporterId: null, sort: null,
 };
 
 /** URL parameter of each field. Short but readable, since people paste these links to each other. */
 const PARAM = {
-  tab: 'tab', today: 'today', quick: 'mod', work: 'work', deleted: 'deleted', origin: 'origin', text: 'text',
+  tab: 'tab', today: 'today', quick: 'mod', work: 'work', deleted: 'deleted', booked: 'booked', origin: 'origin', text: 'text',
   patientName: 'name', patientId: 'pid', accession: 'acc', modalities: 'modality', bodyPart: 'body', from: 'from', to: 'to',
   bucketId: 'org', statuses: 'status', sources: 'source', urgent: 'urgent', reporterId: 'reporter', sort: 'sort',
 } as const satisfies Record<keyof WorklistView, string>;
@@ -123,6 +128,7 @@ export function parseView(search: string): WorklistView {
     quick: oneOf(get('quick'), QUICK_MODALITIES),
     work: oneOf(get('work'), WORK_FILTERS),
     deleted: flag(get('deleted')),
+    booked: flag(get('booked')),
     origin: oneOf(get('origin'), REPORT_ORIGINS),
     text: text(get('text')),
     patientName: text(get('patientName')),
@@ -152,6 +158,7 @@ export function viewToSearch(view: WorklistView): string {
   put('quick', view.quick);
   put('work', view.work);
   put('deleted', view.deleted ? '1' : null);
+  put('booked', view.booked ? '1' : null);
   put('origin', view.origin);
   put('text', view.text.trim());
   put('patientName', view.patientName.trim());

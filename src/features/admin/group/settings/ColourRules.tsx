@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState, type CSSProperties, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { colourRuleBoolean, isBooleanColourColumn } from '../../../../../contract/colourRules';
 import {
   COLOUR_RULE_COLUMNS, type ColourRule, type ColourRuleColumn, type ColourRuleCreateInput,
 } from '../../../../../contract/exams';
@@ -199,14 +200,14 @@ function ColourRuleDialog({ groupId, rule, nextPriority, onClose, onSaved }: {
   const ratio = theme && (foreColor || backColor) ? ruleContrast({ fore: foreColor, back: backColor }, theme) : null;
   const poor = ratio !== null && ratio < READABLE_RATIO;
   const noColour = !foreOn && !backOn;
-  const incomplete = !name.trim() || noColour || (kind === 'equals' && !value.trim()) || (kind === 'range' && !gte.trim() && !lte.trim());
+  const incomplete = !name.trim() || noColour || (kind === 'equals' && !value.trim() && !isBooleanColourColumn(column)) || (kind === 'range' && !gte.trim() && !lte.trim());
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (incomplete) return;
     const fields = {
       name: name.trim(), priority: priority.trim() === '' ? 0 : Number(priority), index: rule?.index ?? 0, column,
-      value: kind === 'equals' ? value.trim() : null,
+      value: kind !== 'equals' ? null : isBooleanColourColumn(column) ? String(colourRuleBoolean(value) !== false) : value.trim(),
       gte: kind === 'range' && gte.trim() ? gte.trim() : null,
       lte: kind === 'range' && lte.trim() ? lte.trim() : null,
       foreColor, backColor,
@@ -250,8 +251,17 @@ function ColourRuleDialog({ groupId, rule, nextPriority, onClose, onSaved }: {
           {kind === 'equals' && (
             <>
               <label htmlFor={`${ids}-value`} className={field}>{labels.value}</label>
-              <input id={`${ids}-value`} className="input" value={value} maxLength={64} onChange={(e) => setValue(e.target.value)} aria-invalid={invalid.has('value') || undefined}
-                aria-describedby={`${ids}-value-hint`} />
+              {isBooleanColourColumn(column) ? (
+                // A yes/no column takes true or false (contract/colourRules.ts): chosen, not typed.
+                <select id={`${ids}-value`} className="input" value={colourRuleBoolean(value) === false ? 'false' : 'true'} onChange={(e) => setValue(e.target.value)}
+                  aria-invalid={invalid.has('value') || undefined} aria-describedby={`${ids}-value-hint`}>
+                  <option value="true">{t('colourRules.boolean.true')}</option>
+                  <option value="false">{t('colourRules.boolean.false')}</option>
+                </select>
+              ) : (
+                <input id={`${ids}-value`} className="input" value={value} maxLength={64} onChange={(e) => setValue(e.target.value)} aria-invalid={invalid.has('value') || undefined}
+                  aria-describedby={`${ids}-value-hint`} />
+              )}
               <p id={`${ids}-value-hint`} className="mt-1 text-xs text-fg-muted">{t('colourRules.valueHint')}</p>
             </>
           )}

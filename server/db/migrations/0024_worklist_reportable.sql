@@ -1,0 +1,6 @@
+DROP INDEX "exams_live_created_idx";--> statement-breakpoint
+DROP INDEX "exams_live_bucket_created_idx";--> statement-breakpoint
+DROP INDEX "exams_live_exam_time_idx";--> statement-breakpoint
+CREATE INDEX "exams_live_created_idx" ON "exams" USING btree ("created","id","bucket_id","modality","report_status","report_creator_id","assignee_id","tele_med_flag","is_remote_report_requested","urgent_flag","patient_source","patient_name","has_image","exam_status") WHERE "exams"."deleted_time" is null;--> statement-breakpoint
+CREATE INDEX "exams_live_bucket_created_idx" ON "exams" USING btree ("bucket_id","created","id","modality","report_status","report_creator_id","assignee_id","tele_med_flag","is_remote_report_requested","urgent_flag","patient_source","patient_name","has_image","exam_status") WHERE "exams"."deleted_time" is null;--> statement-breakpoint
+CREATE INDEX "exams_live_exam_time_idx" ON "exams" USING btree ("exam_time","id","bucket_id","modality","report_status","report_creator_id","assignee_id","tele_med_flag","is_remote_report_requested","urgent_flag","patient_source","patient_name","has_image","exam_status") WHERE "exams"."deleted_time" is null;

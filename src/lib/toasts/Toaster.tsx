@@ -140,7 +140,7 @@ export function ToastLane({ store = defaultStore }: { store?: ToastStore }) {
       aria-live="polite"
       data-toast-lane=""
       data-open={open ? '' : undefined}
-      className="sticky top-11 flex shrink-0 flex-col justify-end gap-2 self-start overflow-hidden print:hidden"
+      className={`sticky top-11 flex shrink-0 flex-col justify-end gap-2 self-start overflow-hidden print:hidden ${open ? 'border-l border-line bg-sunken' : ''}`}
       style={{ width: open ? LANE_WIDTH : 0, height: 'calc(100vh - 2.75rem)', padding: open ? 12 : 0 }}
     >
       {cornerToasts(store, list, t('common.dismiss'))}

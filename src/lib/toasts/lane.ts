@@ -3,7 +3,7 @@
  * makes room for while corner toasts are up. Screens are laid out in what is left, so no toast ever lies over them
  * (the report workspace's patient bar and positive/negative switch, the consultation's submit button, the last row of
  * a table). The Toaster draws the corner toasts in the lane while one is mounted, and falls back to its own corner
- * (placed clear of `data-toast-avoid`) on screens without the shell: sign-in, print sheets, the calling screen.
+ * (placed clear of `data-toast-avoid`) on screens without the shell: sign-in, the viewer, the calling screen, shared reports.
  */
 
 /**

@@ -54,6 +54,8 @@ const overlap = (a: Rect, b: Rect) => a.x < b.x + b.width && b.x < a.x + a.width
 async function covered(page: Page, controls: Record<string, string>): Promise<string[]> {
   await expect(examToast(page)).toBeVisible({ timeout: 15_000 });
   await expect(consultationToast(page)).toBeVisible({ timeout: 15_000 });
+  // Held while the pointer is on it (its 10 s stand still), so at least one toast is there to be measured on a slow machine.
+  await examToast(page).hover();
   for (const selector of Object.values(controls)) await page.locator(selector).last().scrollIntoViewIfNeeded();
   const measured = await page.evaluate((named) => {
     // What of an element can be seen: its box cut by every scrolling or clipping box around it (a wide table's row

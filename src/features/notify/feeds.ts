@@ -7,6 +7,8 @@ import type { HttpClient } from '@/lib/http';
 import type { PollFeed } from './poller';
 import { patientNameText } from '@/lib/format';
 
+const FILTER_VALUES_MAX = 200;
+
 const pad = (n: number) => String(n).padStart(2, '0');
 
 function shortTime(iso: string): string {
@@ -43,7 +45,9 @@ export function examFeed(http: HttpClient, t: TFunction, buckets: readonly numbe
           filters: [
             { field: 'created', operator: 'gte', values: [new Date(now() - NEW_EXAM_WINDOW_DAYS * 86_400_000).toISOString()] },
             { field: 'reportStatus', operator: 'in', values: [...UNREPORTED_STATUSES] },
-            { field: 'bucketId', operator: 'in', values: [...buckets] },
+            // A filter holds at most 200 values (contract/common.ts): beyond that the server's own scope (the
+            // organisations the account reads) is all the poll keeps to.
+            ...(buckets.length <= FILTER_VALUES_MAX ? [{ field: 'bucketId', operator: 'in' as const, values: [...buckets] }] : []),
           ],
           skip: 0,
           limit: POLL_PAGE_SIZE,

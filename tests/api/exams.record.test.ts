@@ -268,6 +268,31 @@ describe('POST exams/newly (the new-exam poll)', () => {
     expect(wider.body.total).toBe(7);
     expect((await s.request('POST', 'exams/newly', { token, body: { limit: 6 } })).status).toBe(400);
   });
+
+  // Issue 32: the poll tells only those who can act on it. The server answers from the organisations whose exams the
+  // account reads (a registrar of the same organisation gets nothing), and the client narrows it to those where it
+  // writes reports (bucketId in …): an organisation asked for that the account does not read adds nothing.
+  it("answers a registrar nothing, and keeps to the organisations the poll names within the account's own", async () => {
+    const hospital = await createGroup(s);
+    const other = await createGroup(s);
+    const base = s.clock.now().getTime();
+    await s.db.db.insert(t.exams).values([
+      { bucketId: hospital.bucketId, patientName: '甲', patientId: 'H1', modality: 'CT', examTime: new Date(base), created: new Date(base - 60_000) },
+      { bucketId: other.bucketId, patientName: '乙', patientId: 'O1', modality: 'CT', examTime: new Date(base), created: new Date(base - 60_000) },
+    ]);
+    const registrar = await createAccount(s, { groupId: hospital.groupId, buckets: [{ bucketId: hospital.bucketId, accessLevel: 'member', actions: ['registry_create', 'calling_call'] }] });
+    const reporter = await createAccount(s, { groupId: hospital.groupId, buckets: [{ bucketId: hospital.bucketId, accessLevel: 'member', actions: ['exam_get', 'report_upsert'] }] });
+    const poll = async (username: string, buckets?: number[]) => {
+      const filters = buckets ? [{ field: 'bucketId', operator: 'in', values: buckets }] : [];
+      const res = await s.request('POST', 'exams/newly', { token: await s.login(username), body: { limit: 5, skip: 0, filters } });
+      expect(res.status).toBe(200);
+      return { ids: res.body.items.map((e: { patientId: string }) => e.patientId), total: res.body.total };
+    };
+    expect(await poll(registrar.username)).toEqual({ ids: [], total: 0 });
+    expect(await poll(registrar.username, [hospital.bucketId])).toEqual({ ids: [], total: 0 });
+    expect(await poll(reporter.username, [hospital.bucketId])).toEqual({ ids: ['H1'], total: 1 });
+    expect(await poll(reporter.username, [other.bucketId])).toEqual({ ids: [], total: 0 });
+  });
 });
 
 describe('junk bodies', () => {

@@ -40,7 +40,7 @@ for (const [language, theme] of GRID) {
       await expect(page.getByTestId('stat-quick-30d')).toHaveAttribute('aria-pressed', 'true');
       await expect(page.getByTestId('stat-result')).toHaveAttribute('data-loading', 'false');
       // The demo's arrival notices are not this screen's: hidden in the picture only.
-      await page.screenshot({ path: `${OUT}/statistics-${chart}-${language}-${theme}.png`, style: 'section[data-corner] { visibility: hidden; }' });
+      await page.screenshot({ path: `${OUT}/statistics-${chart}-${language}-${theme}.png`, style: 'section[data-corner] { visibility: hidden; } [data-toast-lane] { display: none; }' });
       await expect(page.locator('body')).not.toContainText(RAW_KEY);
     }
     expect(errors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);

@@ -20,7 +20,8 @@ import { toasts } from '@/lib/toasts';
  */
 
 const state = vi.hoisted(() => ({
-  session: { status: 'ready' as string, user: null as unknown, groups: [] as unknown[] },
+  // rad1's organisation and role (server/seed/demo.ts): writes reports and answers consultations, so both feeds are theirs.
+  session: { status: 'ready' as string, user: null as unknown, groups: [] as unknown[], permissions: { '1': { type: 1, actions: ['exam_get', 'report_upsert', 'consultation_submitSuggestion'] } } as unknown },
   posts: [] as { path: string; body: unknown }[],
   answer: (_path: string): Promise<unknown> => Promise.resolve({ items: [], total: 0 }),
 }));
@@ -79,7 +80,7 @@ afterEach(() => {
 });
 
 function session(status: SessionStatus, groups: Group[], user: User | null = USER) {
-  state.session = { status, user, groups };
+  state.session = { ...state.session, status, user, groups };
 }
 
 const mount = () => render(<I18nextProvider i18n={i18n}><NotifyPolling /></I18nextProvider>);

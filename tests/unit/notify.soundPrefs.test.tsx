@@ -18,7 +18,8 @@ import { toasts } from '@/lib/toasts';
  */
 
 const state = vi.hoisted(() => ({
-  session: { status: 'ready' as string, user: null as unknown, groups: [] as unknown[] },
+  // rad1's organisation and role (server/seed/demo.ts): writes reports and answers consultations, so both feeds are theirs.
+  session: { status: 'ready' as string, user: null as unknown, groups: [] as unknown[], permissions: { '1': { type: 1, actions: ['exam_get', 'report_upsert', 'consultation_submitSuggestion'] } } as unknown },
   answer: (_path: string): Promise<unknown> => Promise.resolve({ items: [], total: 0 }),
 }));
 vi.mock('@/lib/session', () => ({ useSession: () => state.session }));
@@ -110,7 +111,7 @@ describe('the poller and the switch', () => {
 
 describe('<NotifyPolling /> with the account switches', () => {
   it('shows the consultation toast but plays nothing when consultationSound is off; a later switch-on rings the next one', async () => {
-    state.session = { status: 'ready', user: { ...USER, notificationPrefs: { examSound: true, consultationSound: false } }, groups: [GROUP] };
+    state.session = { ...state.session, status: 'ready', user: { ...USER, notificationPrefs: { examSound: true, consultationSound: false } }, groups: [GROUP] };
     state.answer = () => Promise.resolve({ items: [item(12)], total: 1 });
     const view = render(tree());
     await wait(0);

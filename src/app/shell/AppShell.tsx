@@ -2,13 +2,18 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GlobalCommands } from '@/features/palette';
 import { SettingsCommands } from '@/features/settings';
+import { ToastLane } from '@/lib/toasts';
 import { Navbar } from './Navbar';
 
 // The pollers (and the contract schemas their feeds read) load after the first paint, in a chunk of their own: the
 // sign-in screen does not carry them.
 const NotifyPolling = lazy(() => import('@/features/notify/NotifyPolling').then((m) => ({ default: m.NotifyPolling })));
 
-/** The frame of every signed-in screen: navbar on top, the screen below, the global commands and the notification polling mounted once. */
+/**
+ * The frame of every signed-in screen: navbar on top, the screen below with the notification lane at its right (it
+ * takes room only while toasts are up, and the screen is laid out in the rest), the global commands and the
+ * notification polling mounted once.
+ */
 export function AppShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   return (
@@ -17,9 +22,12 @@ export function AppShell({ children }: { children: ReactNode }) {
         {t('shell.skipToContent')}
       </a>
       <Navbar />
-      <main id="main" tabIndex={-1} className="flex min-h-0 flex-1 flex-col outline-none">
-        {children}
-      </main>
+      <div className="flex min-h-0 flex-1">
+        <main id="main" tabIndex={-1} className="flex min-h-0 min-w-0 flex-1 flex-col outline-none">
+          {children}
+        </main>
+        <ToastLane />
+      </div>
       <GlobalCommands />
       <Suspense fallback={null}><NotifyPolling /></Suspense>
       <SettingsCommands />

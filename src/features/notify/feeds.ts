@@ -1,10 +1,13 @@
 import type { TFunction } from 'i18next';
+import type { Action } from '../../../contract/actions';
 import { CONSULTATION_POLL_MS, EXAM_POLL_MS, NEW_EXAM_WINDOW_DAYS, POLL_PAGE_SIZE, STORAGE_KEYS, UNREPORTED_STATUSES } from '../../../contract/constants';
 import { CONSULTATION_STATUS, type ConsultationListItem, type ConsultationPage, type ConsultationPageQuery } from '../../../contract/consultations';
 import type { ExamListItem, ExamPage } from '../../../contract/exams';
 import type { HttpClient } from '@/lib/http';
 import type { PollFeed } from './poller';
 import { patientNameText } from '@/lib/format';
+
+const FILTER_VALUES_MAX = 200;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -14,12 +17,23 @@ function shortTime(iso: string): string {
 }
 
 /**
+ * What a user must be allowed to do, in an organisation, for a feed's news to be theirs to act on (issue 32): a new
+ * exam is for those who write its report; a pending consultation for those who answer consultations. The shell starts
+ * a feed only where the account holds its action (./plan.ts), and the exam feed asks only for those organisations.
+ */
+export const FEED_ACTIONS = {
+  exams: 'report_upsert',
+  consultations: 'consultation_submitSuggestion',
+} as const satisfies Record<string, Action>;
+
+/**
  * New exams (core §7): POST exams/newly, limit 5, skip 0, created within the last 7 days, still unreported, in the
  * worklist's own order (latest exam time first), so the toast names the exam at the top of the list. An id above
  * the last one seen is news. The toast names patient, modality, body part, time, organisation and the pending
- * count: the exact number of unreported exams of the last 7 days.
+ * count: the exact number of unreported exams of the last 7 days. `buckets`: the organisations where the account may
+ * write reports (FEED_ACTIONS.exams); the server narrows its own scope to them, so the count is of exams the user can act on.
  */
-export function examFeed(http: HttpClient, t: TFunction, now: () => number = Date.now): PollFeed<ExamListItem> {
+export function examFeed(http: HttpClient, t: TFunction, buckets: readonly number[], now: () => number = Date.now): PollFeed<ExamListItem> {
   return {
     name: 'exams',
     intervalMs: EXAM_POLL_MS,
@@ -31,6 +45,9 @@ export function examFeed(http: HttpClient, t: TFunction, now: () => number = Dat
           filters: [
             { field: 'created', operator: 'gte', values: [new Date(now() - NEW_EXAM_WINDOW_DAYS * 86_400_000).toISOString()] },
             { field: 'reportStatus', operator: 'in', values: [...UNREPORTED_STATUSES] },
+            // A filter holds at most 200 values (contract/common.ts): beyond that the server's own scope (the
+            // organisations the account reads) is all the poll keeps to.
+            ...(buckets.length <= FILTER_VALUES_MAX ? [{ field: 'bucketId', operator: 'in' as const, values: [...buckets] }] : []),
           ],
           skip: 0,
           limit: POLL_PAGE_SIZE,

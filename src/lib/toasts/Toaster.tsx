@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef, useState, useSyncExternalStore, type KeyboardEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TOAST_WIDTH } from '../../../contract/constants';
+import { laneHost, LANE_WIDTH, mountLane } from './lane';
 import { placeToasts, type Box, type ToastPlacement } from './placement';
 import { toasts as defaultStore, type Toast, type ToastStore } from './store';
 
@@ -109,34 +110,70 @@ function ToastCard({ toast, onDismiss, onHeld, closeLabel }: { toast: Toast; onD
   );
 }
 
-/** Renders the two toast areas: a corner clear of the screen's marked areas (core §2), and bottom centre for the re-login notices (core §8). */
+function cornerToasts(store: ToastStore, list: readonly Toast[], closeLabel: string) {
+  return list.filter((toast) => toast.placement === 'corner').map((toast) => (
+    <ToastCard
+      key={toast.id}
+      toast={toast}
+      onDismiss={() => store.dismiss(toast.id)}
+      onHeld={(held) => (held ? store.hold(toast.id) : store.release(toast.id))}
+      closeLabel={closeLabel}
+    />
+  ));
+}
+
+/**
+ * The notification lane (./lane.ts), placed by the shell beside its screen: as wide as a toast (plus its margins) while
+ * corner toasts are up, nothing otherwise. It is in the layout, not over it: the screen beside it is narrower while it
+ * is open, so no toast covers any of it. It keeps to the window's height below the navbar (sticky) and stacks its
+ * toasts at the bottom, the corner core §2 names. Always in the page, empty and zero wide, so its live region is there
+ * before the first toast is announced.
+ */
+export function ToastLane({ store = defaultStore }: { store?: ToastStore }) {
+  const { t } = useTranslation();
+  const list = useSyncExternalStore(store.subscribe, store.list, store.list);
+  useLayoutEffect(() => mountLane(), []);
+  const open = list.some((toast) => toast.placement === 'corner');
+  return (
+    <section
+      aria-label={t('common.notifications')}
+      aria-live="polite"
+      data-toast-lane=""
+      data-open={open ? '' : undefined}
+      className={`sticky top-11 flex shrink-0 flex-col justify-end gap-2 self-start overflow-hidden print:hidden ${open ? 'border-l border-line bg-sunken' : ''}`}
+      style={{ width: open ? LANE_WIDTH : 0, height: 'calc(100vh - 2.75rem)', padding: open ? 12 : 0 }}
+    >
+      {cornerToasts(store, list, t('common.dismiss'))}
+    </section>
+  );
+}
+
+/**
+ * Renders the two toast areas: the corner toasts (core §2) where no lane holds them (screens without the shell), in a
+ * corner clear of the screen's marked areas; and bottom centre, the re-login notices (core §8).
+ */
 export function Toaster({ store = defaultStore }: { store?: ToastStore }) {
   const { t } = useTranslation();
   const list = useSyncExternalStore(store.subscribe, store.list, store.list);
-  const corner = list.filter((toast) => toast.placement === 'corner');
+  const inLane = useSyncExternalStore(laneHost.subscribe, laneHost.mounted, laneHost.mounted);
+  const corner = inLane ? [] : list.filter((toast) => toast.placement === 'corner');
   const bottom = list.filter((toast) => toast.placement === 'bottom');
   const stack = useRef<HTMLElement>(null);
   const placement = usePlacement(corner.length, stack);
   return (
     <>
-      <section
-        ref={stack}
-        aria-label={t('common.notifications')}
-        aria-live="polite"
-        data-corner={placement.corner}
-        className={`pointer-events-none fixed z-50 flex max-w-[calc(100vw-2rem)] flex-col gap-2 print:hidden ${CORNER_CLASS[placement.corner]}`}
-        style={{ width: placement.width }}
-      >
-        {corner.map((toast) => (
-          <ToastCard
-            key={toast.id}
-            toast={toast}
-            onDismiss={() => store.dismiss(toast.id)}
-            onHeld={(held) => (held ? store.hold(toast.id) : store.release(toast.id))}
-            closeLabel={t('common.dismiss')}
-          />
-        ))}
-      </section>
+      {!inLane && (
+        <section
+          ref={stack}
+          aria-label={t('common.notifications')}
+          aria-live="polite"
+          data-corner={placement.corner}
+          className={`pointer-events-none fixed z-50 flex max-w-[calc(100vw-2rem)] flex-col gap-2 print:hidden ${CORNER_CLASS[placement.corner]}`}
+          style={{ width: placement.width }}
+        >
+          {cornerToasts(store, corner, t('common.dismiss'))}
+        </section>
+      )}
       <div aria-live="assertive" className="pointer-events-none fixed bottom-8 left-1/2 z-[60] flex -translate-x-1/2 flex-col items-center gap-2 print:hidden">
         {bottom.map((toast) => (
           <div key={toast.id} role="alert" className="rounded-md bg-fg px-4 py-2 text-sm font-medium text-bg shadow-lg">

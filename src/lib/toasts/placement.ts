@@ -1,6 +1,6 @@
 /**
- * Where the notification stack goes so it never covers what a screen marks as not to be covered (the report
- * workspace's action bar, the print sheet and its toolbar: elements with `data-toast-avoid`). The corners are
+ * On screens without the shell (no notification lane, ./lane.ts): where the floating notification stack goes so it
+ * never covers what a screen marks as not to be covered (elements with `data-toast-avoid`). The corners are
  * tried in order, each at the full toast width and then narrower, down to a minimum; the first box that touches
  * no marked area wins. Pure, so the rule is tested without a browser.
  */

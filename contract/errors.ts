@@ -159,6 +159,10 @@ export const ERROR_STATUS = {
   RemoteReportRequested: 409,
   /** Remote report (core §4): only before writing has begun. */
   ReportWritingBegun: 409,
+  /** Expert requests: the exam already has an open request with this organisation (details.orderId, bucketIds); no double billing. */
+  ExpertRequestOpen: 409,
+  /** Expert requests: the exam has nothing to read yet (not performed, no images: contract/exams.ts isReportableExam). */
+  ExamNotReportable: 409,
   /** Payments: an Idempotency-Key repeated with another body. */
   IdempotencyKeyReused: 409,
   /** Credits (areas §6): the group's enableCredit is off. */

@@ -9,6 +9,16 @@ import type { ReportStatus } from './reports';
  * from the same names.
  */
 
+/**
+ * An exam with something to read: performed, or it has images. A registry line still booked, registered or arrived
+ * (exams.exam_status other than Performed) without images has nothing to report on yet; an exam that never was a
+ * registry line (status null: it came from the modality or an upload) counts as performed. One rule for every side
+ * that asks (the expert request's apply refusal, the worklist's reading views).
+ */
+export function isReportableExam(exam: { examStatus: string | null; hasImage: boolean }): boolean {
+  return exam.hasImage || exam.examStatus === null || exam.examStatus === 'Performed';
+}
+
 /** Who writes the report (the worklist's expert, remote and in-house filters): see `reportSource` below. */
 export const REPORT_SOURCES = ['expert', 'remote', 'inhouse'] as const;
 export type ReportSource = (typeof REPORT_SOURCES)[number];

@@ -96,6 +96,8 @@ const MESSAGES: Record<ErrorCode, string> = {
   TermsNotAgreed: 'Agree to the service terms first',
   RemoteReportRequested: 'A remote report was already requested for this exam',
   ReportWritingBegun: 'Writing has begun; the request can no longer be made or withdrawn',
+  ExpertRequestOpen: 'This exam already has an open request with this expert organisation',
+  ExamNotReportable: 'The exam has nothing to read yet: it was not performed and has no images',
   IdempotencyKeyReused: 'This request key was used for a different request',
   CreditDisabled: 'Credit is not enabled for this group',
   PaymentNotificationInvalid: 'The payment notification could not be verified',

@@ -67,6 +67,8 @@ export const ERROR_STATUS = {
   ConsultationTargetInvalid: 400,
   /** Consultations (areas §5): the result's conclusion is empty. */
   ConsultationResultEmpty: 400,
+  /** Consultations: a start time that has already passed (details.fields names scheduledTime). */
+  ConsultationTimePast: 400,
   /** Consultations (areas §4): a rating once submitted never changes. */
   ConsultationRated: 409,
   /** Organisations (areas §5): a code of 4 to 35 letters and digits only. */

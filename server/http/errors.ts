@@ -50,6 +50,7 @@ const MESSAGES: Record<ErrorCode, string> = {
   TtsUnavailable: 'Speech is not available for this language on the server',
   ConsultationTargetInvalid: "The target is not one of the group's consultation organisations",
   ConsultationResultEmpty: "The consultation conclusion cannot be empty",
+  ConsultationTimePast: 'The start time has already passed; choose a later one',
   ConsultationRated: "This consultation has been rated; a rating cannot change",
   OrganizationCodeInvalid: 'The organisation code must be 4 to 35 letters or digits, without spaces or special characters',
   OrganizationCodeTaken: 'This organisation code is already taken',

@@ -173,10 +173,12 @@ export function isPastStart(start: Date, now: Date): boolean {
   return !(start.getTime() > now.getTime());
 }
 
-/** The schedule dialog's proposal: the next whole half hour after `now` (09:05 → 09:30, 09:30 → 10:00). */
+/** The schedule dialog's proposal: the next whole half hour after `now` on the local clock (09:05 → 09:30, 09:30 → 10:00). */
 export function nextHalfHour(now: Date): Date {
-  const step = 30 * 60_000;
-  return new Date(Math.floor(now.getTime() / step) * step + step);
+  const next = new Date(now.getTime());
+  next.setSeconds(0, 0);
+  next.setMinutes(next.getMinutes() < 30 ? 30 : 60);
+  return next;
 }
 
 /**

@@ -181,9 +181,9 @@ export function ApplyForm({ exam, products, type }: { exam: ExamListItem; produc
                         data-testid="apply-target" onClick={() => { setActive(i); toggle(p.bucketId); }}
                         className={`grid cursor-pointer grid-cols-[1.25rem_minmax(0,1fr)_minmax(0,1fr)_6rem] items-center gap-x-2 rounded px-1 py-1 text-[13px] ${i === active ? 'bg-accent-soft ring-1 ring-inset ring-accent/50' : 'hover:bg-sunken'}`}>
                         <span aria-hidden="true" className={`inline-flex size-3.5 items-center justify-center rounded-sm border text-[10px] leading-none ${on ? 'border-accent bg-accent text-accent-fg' : 'border-line-strong'}`}>{on ? '✓' : ''}</span>
-                        <span className="truncate font-medium">
-                          {p.bucketName}
-                          {p.openOrderId !== null && <span className="ml-2 text-xs font-normal text-fg-muted" data-testid="apply-target-open">{t('payments.apply.alreadyAsked')}</span>}
+                        <span className="flex min-w-0 items-center gap-2">
+                          <span className="truncate font-medium">{p.bucketName}</span>
+                          {p.openOrderId !== null && <span className="shrink-0 whitespace-nowrap rounded border border-line-strong px-1 text-[11px] text-fg-muted" data-testid="apply-target-open">{t('payments.apply.alreadyAsked')}</span>}
                         </span>
                         <span className="truncate text-fg-muted">{p.productName}</span>
                         <span className="text-right tabular-nums">{p.free ? t('payments.common.free') : yuan(t, p.priceFen)}</span>

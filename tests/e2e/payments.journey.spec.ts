@@ -125,3 +125,34 @@ test('rad1 pays, the expert writes and submits, rad1 reads the issued report; th
   await noRawKeys(page);
   await page.screenshot({ path: `${OUT}/payments-journey-order-chs.png`, fullPage: true });
 });
+
+test('an exam with nothing to read yet (a booked registry line) is not sold: the form says why and will not submit', async ({ page }) => {
+  // The demo's registry desk books lines without images; the server names the first one it refuses.
+  const list = await apiAs<{ items: { id: number }[] }>('rad1', 'POST', 'exams/page-query', {
+    filters: [{ field: 'hasImage', operator: 'equal', values: [false] }, { field: 'bucketId', operator: 'equal', values: [1] }],
+    skip: 0, limit: 100, sorts: [{ field: 'created', direction: 'desc' }],
+  });
+  let booked: number | null = null;
+  let centreId = 0;
+  for (const exam of list.body.items) {
+    const products = await apiAs<{ blockedBy: string | null; products: { bucketId: number }[] }>('rad1', 'GET', `report-requests/products?examId=${exam.id}&type=expert`);
+    if (products.body.blockedBy === 'ExamNotReportable') {
+      booked = exam.id;
+      centreId = products.body.products[0]!.bucketId;
+      break;
+    }
+  }
+  expect(booked).not.toBeNull();
+  await prefer(page, { language: 'en' });
+  await signIn(page, 'rad1');
+  await page.goto(`/${booked}/apply-report`);
+  await expect(page.getByText('The exam has nothing to read yet: it was not performed and has no images')).toBeVisible();
+  await expect(page.getByTestId('apply-submit')).toBeDisabled();
+  await page.keyboard.press('Space');
+  await page.keyboard.press('a');
+  await page.keyboard.press('Control+Enter');
+  await expect(page).toHaveURL(new RegExp(`/${booked}/apply-report$`));
+  await page.screenshot({ path: `${OUT}/payments-journey-apply-booked-en.png`, fullPage: true });
+  const refused = await apiAs<{ code: string }>('rad1', 'POST', 'report-requests/apply', { examId: booked, type: 'expert', bucketIds: [centreId], agreeTerms: true });
+  expect(refused.body.code).toBe('ExamNotReportable');
+});

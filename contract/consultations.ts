@@ -168,6 +168,19 @@ export const consultationUpdateInput = z.object({
 }).strict();
 export type ConsultationUpdateInput = z.input<typeof consultationUpdateInput>;
 
+/** A start time already past (or now) at `now`: refused by the schedule dialog and the server (ConsultationTimePast). */
+export function isPastStart(start: Date, now: Date): boolean {
+  return !(start.getTime() > now.getTime());
+}
+
+/** The schedule dialog's proposal: the next whole half hour after `now` on the local clock (09:05 → 09:30, 09:30 → 10:00). */
+export function nextHalfHour(now: Date): Date {
+  const next = new Date(now.getTime());
+  next.setSeconds(0, 0);
+  next.setMinutes(next.getMinutes() < 30 ? 30 : 60);
+  return next;
+}
+
 /**
  * POST consultations/{id}/update-status: schedule (status 1, with scheduledTime: areas §5 "start time required"),
  * approve (3). Writing the result moves to discussed (2); cancel has its own call with the reason.

@@ -67,6 +67,8 @@ export const ERROR_STATUS = {
   ConsultationTargetInvalid: 400,
   /** Consultations (areas §5): the result's conclusion is empty. */
   ConsultationResultEmpty: 400,
+  /** Consultations: a start time that has already passed (details.fields names scheduledTime). */
+  ConsultationTimePast: 400,
   /** Consultations (areas §4): a rating once submitted never changes. */
   ConsultationRated: 409,
   /** Organisations (areas §5): a code of 4 to 35 letters and digits only. */
@@ -161,6 +163,10 @@ export const ERROR_STATUS = {
   RemoteReportRequested: 409,
   /** Remote report (core §4): only before writing has begun. */
   ReportWritingBegun: 409,
+  /** Expert requests: the exam already has an open request with this organisation (details.orderId, bucketIds); no double billing. */
+  ExpertRequestOpen: 409,
+  /** Expert requests: the exam has nothing to read yet (not performed, no images: contract/reportable.ts isReportable). */
+  ExamNotReportable: 409,
   /** Payments: an Idempotency-Key repeated with another body. */
   IdempotencyKeyReused: 409,
   /** Credits (areas §6): the group's enableCredit is off. */

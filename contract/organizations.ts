@@ -54,6 +54,8 @@ export interface Organization {
   isPrivate: boolean;
   isFocused: boolean;
   freeEfilm: boolean;
+  /** A submitted report is issued at once (no second approver): docs/report-lifecycle.md "Final on submit". */
+  reportFinalOnSubmit: boolean;
   timeZone: string;
   /** Whether the caller administers it (organisation admin or group admin). */
   canAdmin: boolean;
@@ -68,6 +70,7 @@ export const organizationPatch = z.object({
   isPrivate: z.boolean().optional(),
   isFocused: z.boolean().optional(),
   freeEfilm: z.boolean().optional(),
+  reportFinalOnSubmit: z.boolean().optional(),
   timeZone: z.string().trim().refine(isTimeZone, 'not an IANA time zone').optional(),
 }).strict();
 export type OrganizationPatch = z.infer<typeof organizationPatch>;

@@ -59,6 +59,8 @@ export interface ExpertProduct {
   free: boolean;
   productName: string;
   priceFen: number;
+  /** An open expert request of this exam with this organisation (not withdrawn, not refunded): asking again is refused. */
+  openOrderId: number | null;
 }
 
 export interface ExpertProducts {
@@ -70,8 +72,8 @@ export interface ExpertProducts {
   termsVersion: string;
   /** A live request of this exam of the same type (remote: at most one), so the page opens it instead. */
   existingOrderId: number | null;
-  /** Why the exam cannot be sent now (ReportWritingBegun, RemoteReportRequested), or null. */
-  blockedBy: 'ReportWritingBegun' | 'RemoteReportRequested' | null;
+  /** Why the exam cannot be sent now (ExamNotReportable: nothing to read yet; remote: ReportWritingBegun, RemoteReportRequested), or null. */
+  blockedBy: 'ExamNotReportable' | 'ReportWritingBegun' | 'RemoteReportRequested' | null;
 }
 
 /** POST report-requests/apply (the spec's POST request/apply); Idempotency-Key recommended. */
@@ -105,6 +107,13 @@ export interface RequestTarget {
   /** The expert's report on that copy, as the applicant may read it once approved; null before. */
   report: { id: number; status: string; findings: string; conclusion: string; approvedAt: string | null; approverName: string | null } | null;
   progress: RequestProgress;
+  /**
+   * What the target's report waits for while the request is live and paid: `writing` (nobody started, or `names` = the
+   * writer drafting or revising), `approval` (submitted; `names` = the organisation's members who may approve it, the
+   * writer excepted — empty: nobody can, the organisation must name an approver or issue on submit). Null once issued,
+   * before payment and after a withdrawal or refund.
+   */
+  waiting: { step: 'writing' | 'approval'; names: string[] } | null;
 }
 
 /** A request with its payment: the spec's "order / payment" fields, and what the pages need. */

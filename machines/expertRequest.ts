@@ -34,6 +34,13 @@ export interface ExpertRequestContext {
   remoteRequested: boolean;
   /** Something is written on a copy (an expert's report beyond 'none'). */
   copiesWritten: boolean;
+  /**
+   * The exam has something to read (contract/reportable.ts `isReportable`: performed, or it has images); a booked,
+   * registered or arrived registry line is not sold to an expert. Absent: true.
+   */
+  examReportable?: boolean;
+  /** The chosen organisations that already hold an open (not withdrawn, not refunded) expert request of the exam. */
+  openTargets?: readonly number[];
 }
 
 export type ExpertRequestEvent =
@@ -60,6 +67,10 @@ export const REQUEST_RULES = {
   remoteBeforeWriting: (c: ExpertRequestContext) => c.type !== 'remote' || !c.examWritingBegun,
   /** Withdrawing only while nothing is written on any copy. */
   nothingWritten: (c: ExpertRequestContext) => !c.copiesWritten,
+  /** An exam with nothing to read (not performed, no images) is not sent to an expert. */
+  examHasSomethingToRead: (c: ExpertRequestContext) => c.examReportable !== false,
+  /** One open expert request per exam and organisation: a second one would bill twice for one report. */
+  oncePerExpert: (c: ExpertRequestContext) => c.type !== 'expert' || !c.targets.some((t) => c.openTargets?.includes(t.bucketId)),
 } as const;
 
 export const expertRequestMachine = setup({
@@ -75,7 +86,9 @@ export const expertRequestMachine = setup({
     remoteOnce: ({ context }) => REQUEST_RULES.remoteOnce(context),
     remoteBeforeWriting: ({ context }) => REQUEST_RULES.remoteBeforeWriting(context),
     nothingWritten: ({ context }) => REQUEST_RULES.nothingWritten(context),
-    canSubmit: and(['atLeastOneOrganisation', 'paidAndFreeNotMixed', 'remoteOnce', 'remoteBeforeWriting']),
+    examHasSomethingToRead: ({ context }) => REQUEST_RULES.examHasSomethingToRead(context),
+    oncePerExpert: ({ context }) => REQUEST_RULES.oncePerExpert(context),
+    canSubmit: and(['atLeastOneOrganisation', 'paidAndFreeNotMixed', 'examHasSomethingToRead', 'remoteOnce', 'remoteBeforeWriting', 'oncePerExpert']),
     canWithdraw: ({ context }) => REQUEST_RULES.nothingWritten(context),
   },
   actions: {

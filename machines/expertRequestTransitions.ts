@@ -29,7 +29,8 @@ export function applyEvent(state: ExpertRequestState, event: ExpertRequestEvent)
 }
 
 /** The catalogue codes an application is refused with (contract/errors.ts). */
-export type SubmitRefusal = 'TermsNotAgreed' | 'ExpertTargetInvalid' | 'ExpertTargetsMixed' | 'RemoteReportRequested' | 'ReportWritingBegun';
+export type SubmitRefusal = 'TermsNotAgreed' | 'ExpertTargetInvalid' | 'ExpertTargetsMixed' | 'ExamNotReportable' | 'RemoteReportRequested'
+  | 'ReportWritingBegun' | 'ExpertRequestOpen';
 
 /**
  * Why an application cannot be submitted, or null when it can: the facts walk the machine (choose, agree,
@@ -44,8 +45,10 @@ export function submitRefusal(facts: Omit<ExpertRequestContext, 'termsAgreed'> &
   if (applyEvent(agreed, { type: 'submit' })) return null;
   if (!REQUEST_RULES.atLeastOneOrganisation(agreed)) return 'ExpertTargetInvalid';
   if (!REQUEST_RULES.paidAndFreeNotMixed(agreed)) return 'ExpertTargetsMixed';
+  if (!REQUEST_RULES.examHasSomethingToRead(agreed)) return 'ExamNotReportable';
   if (!REQUEST_RULES.remoteOnce(agreed)) return 'RemoteReportRequested';
-  return 'ReportWritingBegun';
+  if (!REQUEST_RULES.remoteBeforeWriting(agreed)) return 'ReportWritingBegun';
+  return 'ExpertRequestOpen';
 }
 
 /** What the stored row and the copies' report statuses say the request is now. */

@@ -31,6 +31,12 @@ export interface ReportContext {
   /** Core §4: the upload target is absent or equals the source bucket. */
   mutable: boolean;
   hasImage: boolean;
+  /**
+   * The organisation's switch "a submitted report is final" (buckets.report_final_on_submit): submit issues the report
+   * at once (status corrected, the writer its issuer), for an organisation without a second approver such as an expert
+   * centre of one expert. Off everywhere else: two pairs of eyes on every issued report.
+   */
+  finalOnSubmit: boolean;
   /** The status a deleted report returns to on recovery. */
   deletedFrom: DeletableStatus | null;
 }
@@ -85,6 +91,7 @@ export const reportMachine = setup({
     isSyncPending: ({ context }) => context.syncPending,
     isStillSyncing: ({ context }) => !context.syncStopped,
     advisorEditTicked: ({ context }) => context.allowAdvisorEdit,
+    isFinalOnSubmit: ({ context }) => context.finalOnSubmit,
     /** Core §4: recall and reject each need a reason. */
     hasReason: ({ event }) => 'reason' in event && typeof event.reason === 'string' && event.reason.trim().length > 0,
     wasDeletedFrom: ({ context }, params: { status: DeletableStatus }) => context.deletedFrom === params.status,
@@ -94,6 +101,9 @@ export const reportMachine = setup({
     canEditDraft: and(['ownsDraft', 'notLockedByOther', 'isMutable']),
     /** An externally synced report is read-only until confirmed by a save. */
     canSubmitDraft: and(['canEditDraft', not('isSyncPending')]),
+    /** The organisation issues on submit: the writer's submit is the approval too. */
+    canSubmitFinal: and(['canSubmitDraft', 'isFinalOnSubmit']),
+    canResubmitFinal: and(['canEditDraft', 'isFinalOnSubmit']),
     canLockDraft: and(['isUnlocked', 'canSubmitDraft']),
     /** Approval is another person's: a creator never approves or rejects their own report. */
     canReview: and(['mayApprove', not('isCreator'), 'notLockedByOther', 'isMutable']),
@@ -142,7 +152,7 @@ export const reportMachine = setup({
   initial: 'listed',
   context: ({ input }) => ({
     creatorId: null, assigneeId: null, lockedById: null, allowAdvisorEdit: false, syncPending: false, syncStopped: false,
-    mutable: true, hasImage: true, deletedFrom: null, ...input,
+    mutable: true, hasImage: true, finalOnSubmit: false, deletedFrom: null, ...input,
   }),
   states: {
     listed: {
@@ -155,7 +165,10 @@ export const reportMachine = setup({
             none: {
               on: {
                 save: { guard: 'canEditDraft', target: 'partial', actions: ['becomeCreator', 'rememberAdvisorOption', 'confirmSync'] },
-                submit: { guard: 'canSubmitDraft', target: 'final', actions: ['becomeCreator', 'rememberAdvisorOption', 'releaseLock'] },
+                submit: [
+                  { guard: 'canSubmitFinal', target: 'corrected', actions: ['becomeCreator', 'rememberAdvisorOption', 'releaseLock'] },
+                  { guard: 'canSubmitDraft', target: 'final', actions: ['becomeCreator', 'rememberAdvisorOption', 'releaseLock'] },
+                ],
                 lock: { guard: 'canLockDraft', actions: 'takeLock' },
                 sync: { guard: 'canSync', actions: 'markSyncPending' },
                 reset: { guard: 'canDiscardSynced', actions: 'forgetAuthorship' },
@@ -168,7 +181,10 @@ export const reportMachine = setup({
             partial: {
               on: {
                 save: { guard: 'canEditDraft', target: 'partial', actions: ['rememberAdvisorOption', 'confirmSync'] },
-                submit: { guard: 'canSubmitDraft', target: 'final', actions: ['rememberAdvisorOption', 'releaseLock'] },
+                submit: [
+                  { guard: 'canSubmitFinal', target: 'corrected', actions: ['rememberAdvisorOption', 'releaseLock'] },
+                  { guard: 'canSubmitDraft', target: 'final', actions: ['rememberAdvisorOption', 'releaseLock'] },
+                ],
                 lock: { guard: 'canLockDraft', actions: 'takeLock' },
                 sync: { guard: 'canSync', actions: 'markSyncPending' },
                 reset: { guard: 'canDiscard', target: 'none', actions: ['forgetAuthorship', 'releaseLock'] },
@@ -199,7 +215,10 @@ export const reportMachine = setup({
                   { guard: 'canEditDraft', target: 'partial', actions: 'rememberAdvisorOption' },
                   { guard: or(['canReview', 'canEditAsAdvisor']), target: 'advised' },
                 ],
-                submit: { guard: 'canEditDraft', target: 'final', actions: ['rememberAdvisorOption', 'releaseLock'] },
+                submit: [
+                  { guard: 'canResubmitFinal', target: 'corrected', actions: ['rememberAdvisorOption', 'releaseLock'] },
+                  { guard: 'canEditDraft', target: 'final', actions: ['rememberAdvisorOption', 'releaseLock'] },
+                ],
                 approve: { guard: 'canReview', target: 'corrected', actions: 'releaseLock' },
                 reject: { guard: 'canReject', target: 'hold', actions: 'releaseLock' },
                 advise: { guard: 'canAdvise', target: 'advised', actions: 'releaseLock' },
@@ -223,7 +242,10 @@ export const reportMachine = setup({
             hold: {
               on: {
                 save: { guard: 'canEditDraft', target: 'partial', actions: 'rememberAdvisorOption' },
-                submit: { guard: 'canEditDraft', target: 'final', actions: ['rememberAdvisorOption', 'releaseLock'] },
+                submit: [
+                  { guard: 'canResubmitFinal', target: 'corrected', actions: ['rememberAdvisorOption', 'releaseLock'] },
+                  { guard: 'canEditDraft', target: 'final', actions: ['rememberAdvisorOption', 'releaseLock'] },
+                ],
                 lock: { guard: 'canLockDraft', actions: 'takeLock' },
                 reset: { guard: 'canDiscard', target: 'none', actions: ['forgetAuthorship', 'releaseLock'] },
                 delete: { guard: 'canDiscard', target: '#report.deleted', actions: { type: 'rememberDeletedFrom', params: { status: 'hold' } } },
@@ -235,7 +257,10 @@ export const reportMachine = setup({
             cancelled: {
               on: {
                 save: { guard: 'canEditDraft', target: 'partial', actions: 'rememberAdvisorOption' },
-                submit: { guard: 'canEditDraft', target: 'final', actions: ['rememberAdvisorOption', 'releaseLock'] },
+                submit: [
+                  { guard: 'canResubmitFinal', target: 'corrected', actions: ['rememberAdvisorOption', 'releaseLock'] },
+                  { guard: 'canEditDraft', target: 'final', actions: ['rememberAdvisorOption', 'releaseLock'] },
+                ],
                 lock: { guard: 'canLockDraft', actions: 'takeLock' },
                 assign: { guard: 'canAssign', actions: 'setAssignee' },
                 'assign-remove': { guard: 'canUnassign', actions: 'clearAssignee' },

@@ -9,16 +9,18 @@ import { DELETABLE_STATUSES, reportMachine, type DeletableStatus, type ReportAct
  */
 
 /** A report as stored: its lifecycle status, whether it is deleted, and the facts the machine reads. */
-export interface ReportState extends Omit<ReportContext, 'deletedFrom'> {
+export interface ReportState extends Omit<ReportContext, 'deletedFrom' | 'finalOnSubmit'> {
   status: LifecycleStatus;
   deleted: boolean;
+  /** The organisation issues on submit (absent: off); only the server reads it, to take submit's next status. */
+  finalOnSubmit?: boolean;
 }
 
 export type ReportSnapshot = ReturnType<typeof reportMachine.resolveState>;
 
 export function snapshotOf(report: ReportState): ReportSnapshot {
-  const { status, deleted, ...facts } = report;
-  const context: ReportContext = { ...facts, deletedFrom: null };
+  const { status, deleted, finalOnSubmit, ...facts } = report;
+  const context: ReportContext = { ...facts, finalOnSubmit: finalOnSubmit ?? false, deletedFrom: null };
   if (deleted) {
     // Only drafts are ever deleted; a row that says otherwise cannot be recovered, and the machine says so.
     context.deletedFrom = (DELETABLE_STATUSES as readonly string[]).includes(status) ? (status as DeletableStatus) : null;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { idParam } from '../../contract/common';
 import {
   CONSULTATION_STATUS, consultationCancelInput, consultationPaymentInput, consultationRatingInput, consultationResultInput,
-  consultationStatusInput, consultationUpdateInput, type ConsultationDetail,
+  consultationStatusInput, consultationUpdateInput, isPastStart, type ConsultationDetail,
 } from '../../contract/consultations';
 import { isBlankReportHtml, sanitizeReportHtml } from '../../contract/reportHtml';
 import { authOf } from '../auth/plugin';
@@ -43,6 +43,9 @@ export async function consultationStatusRoutes(app: FastifyInstance, { deps }: {
       const scheduledTime = input.scheduledTime;
       if (scheduledTime === null) {
         throw new ApiError('ParamsError', 'A start time is required to schedule', { fields: [{ path: 'scheduledTime', message: 'required to schedule' }] });
+      }
+      if (isPastStart(new Date(scheduledTime), deps.clock.now())) {
+        throw new ApiError('ConsultationTimePast', undefined, { fields: [{ path: 'scheduledTime', message: 'already past' }] });
       }
       return writeConsultation(deps, access, id, {
         action: 'schedule', input: { scheduledTime }, version: input.version, audit: 'schedule',

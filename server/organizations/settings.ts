@@ -26,7 +26,7 @@ async function present(db: Db, bucket: BucketRow, org: OrgContext): Promise<Orga
     .where(and(eq(groupMembers.groupId, bucket.groupId), eq(groupMembers.accessLevel, 1))).orderBy(asc(accounts.id));
   return {
     id: bucket.id, groupId: bucket.groupId, name: bucket.name, code: bucket.code, codeBound: bucket.codeBound, isPrivate: bucket.isPrivate,
-    isFocused: bucket.isFocused, freeEfilm: bucket.freeEfilm, timeZone: bucket.timeZone, canAdmin: org.canAdmin,
+    isFocused: bucket.isFocused, freeEfilm: bucket.freeEfilm, reportFinalOnSubmit: bucket.reportFinalOnSubmit, timeZone: bucket.timeZone, canAdmin: org.canAdmin,
     members: members.map((m) => ({ ...m, accessLevel: m.accessLevel as BucketAccess })), groupAdmins,
   };
 }

@@ -6,7 +6,7 @@ import type { Access } from '../access/access';
 import type { Db } from '../db/client';
 import { withFastRows } from '../db/fastRows';
 import { preparedOnce } from '../db/preparedOnce';
-import { exams, reports } from '../db/schema';
+import { buckets, exams, reports } from '../db/schema';
 import { ApiError } from '../http/errors';
 
 export type ReportRow = typeof reports.$inferSelect;
@@ -36,8 +36,10 @@ export function isMutable(row: Pick<ReportRow, 'sourceBucketId' | 'bucketId'>, e
 export type ReportFacts = Pick<ReportRow, 'status' | 'deletedTime' | 'creatorId' | 'assigneeId' | 'lockedById' | 'allowAdvisorEdit'
   | 'syncPending' | 'syncStopped' | 'sourceBucketId' | 'bucketId'>;
 
-export function stateFromRow(row: ReportFacts, exam: Pick<ExamFacts, 'targetBucketId' | 'hasImage'>): ReportState {
+/** `finalOnSubmit`: the report's organisation issues on submit (buckets.report_final_on_submit); read where actions run. */
+export function stateFromRow(row: ReportFacts, exam: Pick<ExamFacts, 'targetBucketId' | 'hasImage'>, finalOnSubmit = false): ReportState {
   return {
+    finalOnSubmit,
     status: row.status as ReportState['status'],
     deleted: row.deletedTime !== null,
     creatorId: row.creatorId,
@@ -54,7 +56,8 @@ export function stateFromRow(row: ReportFacts, exam: Pick<ExamFacts, 'targetBuck
 function loadStatement(db: Db, forUpdate: boolean) {
   const name = forUpdate ? 'report_load_for_update' : 'report_load';
   return preparedOnce(db, name, (on) => {
-    const query = on.select({ row: reports, exam: examFacts }).from(reports).innerJoin(exams, eq(exams.id, reports.examId))
+    const query = on.select({ row: reports, exam: examFacts, finalOnSubmit: buckets.reportFinalOnSubmit }).from(reports)
+      .innerJoin(exams, eq(exams.id, reports.examId)).innerJoin(buckets, eq(buckets.id, reports.bucketId))
       .where(eq(reports.id, sql.placeholder('id')));
     return withFastRows(forUpdate ? query.for('update', { of: reports }).prepare(name) : query.prepare(name));
   });
@@ -64,7 +67,7 @@ function loadStatement(db: Db, forUpdate: boolean) {
 export async function loadReport(db: Db, id: number, opts: { forUpdate?: boolean } = {}): Promise<LoadedReport | null> {
   const [found] = await loadStatement(db, opts.forUpdate === true).execute({ id });
   if (!found) return null;
-  return { row: found.row, exam: found.exam, state: stateFromRow(found.row, found.exam) };
+  return { row: found.row, exam: found.exam, state: stateFromRow(found.row, found.exam, found.finalOnSubmit) };
 }
 
 /** The account as the machine sees it in one organisation. */

@@ -87,7 +87,7 @@ async function act(deps: Deps, db: Db, mode: 'optimistic' | 'locked', access: Ac
     throw new ApiError('VersionConflict', undefined, { version: row.version });
   }
   const { names, ...writtenRow } = returned;
-  const after = stateFromRow(writtenRow, loaded.exam);
+  const after = stateFromRow(writtenRow, loaded.exam, state.finalOnSubmit);
 
   // Written as planned (it is: the update sets exactly `writing`), or the copy is made again from the table.
   if (syncExamId === null || !sameFacts(writtenRow, writing)) {
@@ -165,6 +165,8 @@ async function changesFor(tx: Db, { action, body, loaded, next, actorId, now }: 
       Object.assign(out, await decideJointExams(tx, row, body.jointExams));
       if (firstWriting) out.noteTakerId = actorId;
       Object.assign(out, { savedTime: now, submittedTime: now, printSubmittedAt: now, rejectReason: null, recallReason: null, adviceReason: null });
+      // The organisation issues on submit (the machine went straight to corrected): the writer is the issuer.
+      if (next.status === 'corrected') Object.assign(out, { issuerId: actorId, approvedTime: now, printApprovedAt: now });
       break;
     case 'approve':
       if (blank()) throw new ApiError('ReportEmpty');

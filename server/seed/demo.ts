@@ -96,7 +96,8 @@ export async function seedDemo(db: Db, opts: DemoOptions): Promise<DemoIds> {
     }).returning();
     const [hospital, centre] = await tx.insert(t.buckets).values([
       { groupId: group!.id, name: '市第一人民医院放射科', code: 'CITY1-RAD', publicUploadToken: randomToken(r) },
-      { groupId: group!.id, name: '远程影像专家中心', code: 'EXPERT-CENTRE', publicUploadToken: randomToken(r) },
+      // One expert and no second approver: the centre's submitted report is its issued report (docs/report-lifecycle.md).
+      { groupId: group!.id, name: '远程影像专家中心', code: 'EXPERT-CENTRE', publicUploadToken: randomToken(r), reportFinalOnSubmit: true },
     ]).returning();
     await tx.update(t.groups).set({ defaultExpertBucketId: centre!.id, defaultConsultationBucketId: centre!.id }).where(eq(t.groups.id, group!.id));
     await tx.insert(t.domains).values({

@@ -50,6 +50,18 @@ describe('schedule: the target side, a start time required', () => {
     expectCode(await write(s, 'expert', 'POST', `${d.id}/update-status`, { version: d.version, status: 1, scheduledTime: SOON(s) }), 409, 'InvalidTransition');
   });
 
+  it('refuses a start already past (400 ConsultationTimePast naming scheduledTime), now included; a minute ahead is fine', async () => {
+    const c = await consultationIn(s, 0);
+    const at = (ms: number) => new Date(s.clock.now().getTime() + ms).toISOString();
+    for (const when of [at(-86_400_000), at(-60_000), at(0)]) {
+      const res = await write(s, 'expert', 'POST', `${c.id}/update-status`, { version: c.version, status: 1, scheduledTime: when });
+      expectCode(res, 400, 'ConsultationTimePast');
+      expect(JSON.stringify(res.body.details)).toContain('scheduledTime');
+    }
+    expect((await detailOf(s, 'expert', c.id)).status).toBe(0);
+    expect((await write(s, 'expert', 'POST', `${c.id}/update-status`, { version: c.version, status: 1, scheduledTime: at(60_000) })).status).toBe(200);
+  });
+
   it('moves a scheduled meeting, staying scheduled', async () => {
     const c = await consultationIn(s, 1);
     const res = await write(s, 'expert', 'POST', `${c.id}/update-status`, { version: c.version, status: 1, scheduledTime: SOON(s) });

@@ -134,11 +134,19 @@ test('rad1 asks, the expert is told and concludes, rad1 approves, rates and prin
   await expert.keyboard.press('s');
   const time = expert.getByTestId('schedule-time');
   await expect(time).toBeFocused();
+  // It proposes the next whole half hour, ahead of the page's clock (never today's 00:00).
+  const proposed = await time.inputValue();
+  expect(proposed).toMatch(/T\d\d:(00|30)$/);
+  expect(await expert.evaluate((v) => new Date(v).getTime() > Date.now(), proposed)).toBe(true);
   await time.fill('');
-  await expert.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await expert.keyboard.press('Control+Enter');
   await expect(expert.getByRole('alert').filter({ hasText: 'Enter the start time' })).toBeVisible();
+  // A time already past is refused in the dialog (the server refuses it too: ConsultationTimePast).
+  await time.fill('2020-03-04T09:30');
+  await expert.keyboard.press('Control+Enter');
+  await expect(expert.getByRole('alert').filter({ hasText: 'already passed' })).toBeVisible();
   await time.fill('2030-03-04T09:30');
-  await expert.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await expert.keyboard.press('Control+Enter');
   await expect(status(expert)).toHaveAttribute('data-status', '1');
   await expect(expert.getByTestId('consultation-scheduled')).toHaveText('2030-03-04 09:30');
 
@@ -157,10 +165,17 @@ test('rad1 asks, the expert is told and concludes, rad1 approves, rates and prin
   await expert.keyboard.press('e');
   const editor = expert.getByTestId('result-conclusion').locator('[contenteditable="true"]');
   await expect(editor).toBeFocused();
+  await expect(expert.getByTestId('consultation-completes')).toContainText('the requesting side');
   await expert.keyboard.type(conclusion);
   await expert.keyboard.press('Control+s');
   await expect(status(expert)).toHaveAttribute('data-status', '2');
   await expect(expert.getByTestId('result-state')).toHaveText('Saved');
+  // Saved, the editor lets go: the action bar has the focus and the next letter is a command, not text.
+  await expect(expert.getByTestId('consultation-actions')).toBeFocused();
+  await expect(expert.getByTestId('consultation-completes')).toContainText('waiting for the requesting side');
+  await expert.keyboard.press('e');
+  await expect(editor).toBeFocused();
+  await expect(editor).toHaveText(conclusion);
   await expect(expert.getByTestId('consultation-log')).toContainText('Result written');
 
   // rad1 reads the conclusion, approves, then rates with the confirm step.

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestModel } from 'xstate/graph';
 import { ERROR_STATUS } from '../../contract/errors';
@@ -20,6 +21,9 @@ import { startServer } from '../support/server';
  */
 const s = await startServer({ exams: 5 });
 afterAll(async () => s.close());
+// The model's approveAll is the centre's admin approving: the demo centre's issue on submit is off here (the journey
+// test, tests/api/payments.journey.test.ts, walks it).
+await s.db.db.update(t.buckets).set({ reportFinalOnSubmit: false }).where(eq(t.buckets.id, s.ids.expertCentreId));
 
 const second = await expertBucket(s, { free: false, priceFen: 2500 });
 // The second expert organisation's people: the expert writes there too, the admin approves.

@@ -30,6 +30,22 @@ describe('report machine', () => {
     expect(transitionsFor(draft({ status: 'final' }), approver)).toEqual(['save', 'approve', 'reject', 'advise', 'lock']);
   });
 
+  it('issues on submit in an organisation that says so (the writer is the issuer), and only there', () => {
+    for (const status of ['none', 'partial', 'hold', 'cancelled', 'advised'] as const) {
+      const own = draft({ status, creatorId: status === 'none' ? null : writer.id, finalOnSubmit: true });
+      expect(applyEvent(own, eventFor('submit', writer))?.status, status).toBe('corrected');
+      expect(applyEvent({ ...own, finalOnSubmit: false }, eventFor('submit', writer))?.status, status).toBe('final');
+    }
+    // Nothing else changes: a locked report, an unconfirmed sync and other people are refused as before.
+    expect(applyEvent(draft({ finalOnSubmit: true, lockedById: colleague.id }), eventFor('submit', writer))).toBeNull();
+    expect(applyEvent(draft({ finalOnSubmit: true, syncPending: true }), eventFor('submit', writer))).toBeNull();
+    expect(applyEvent(draft({ finalOnSubmit: true }), eventFor('submit', colleague))).toBeNull();
+    // Issued, it is recalled and printed like any approved report; cancelSubmit has nothing to withdraw.
+    const issued = applyEvent(draft({ finalOnSubmit: true }), eventFor('submit', writer))!;
+    expect(transitionsFor(issued, writer)).toEqual(['print']);
+    expect(transitionsFor(issued, approver)).toEqual(['recall', 'print']);
+  });
+
   it('lets an advisor without approval rights edit only when the option is ticked, turning the report into advice', () => {
     expect(transitionsFor(draft({ status: 'final' }), advisor)).toEqual(['advise']);
     const ticked = draft({ status: 'final', allowAdvisorEdit: true });

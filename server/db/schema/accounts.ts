@@ -93,6 +93,11 @@ export const buckets = pgTable('buckets', {
   publicUploadToken: varchar('public_upload_token', { length: 64 }),
   /** The organisation's time zone: "today" for the registry's scheduled times. */
   timeZone: varchar('time_zone', { length: 64 }).notNull().default('Asia/Shanghai'),
+  /**
+   * A submitted report is issued at once (approved on submit): for an organisation with no second approver, such as an
+   * expert centre of one expert (docs/report-lifecycle.md "Final on submit"). The report machine reads it.
+   */
+  reportFinalOnSubmit: boolean('report_final_on_submit').notNull().default(false),
   created: created(),
 }, (t) => [uniqueIndex('buckets_code_uq').on(t.code), index('buckets_group_idx').on(t.groupId)]);
 

@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { isReportable } from '../../../contract/reportable';
 import {
   SERVICE_TERMS_VERSION, type ExpertProduct, type ExpertProducts, type ReportRequestType,
 } from '../../../contract/payments';
@@ -40,6 +41,20 @@ export async function liveRemoteOrderId(db: Db, examId: number): Promise<number 
   return row?.id ?? null;
 }
 
+/**
+ * The open expert requests of an exam by target organisation (not withdrawn, not refunded: queued, reporting, reported
+ * or awaiting payment): the organisations a new expert request may not ask again (no double billing).
+ */
+export async function openExpertOrders(db: Db, examId: number): Promise<Map<number, number>> {
+  const rows = await db.select({ bucketId: reportOrderTargets.bucketId, orderId: reportOrders.id }).from(reportOrders)
+    .innerJoin(reportOrderTargets, eq(reportOrderTargets.orderId, reportOrders.id))
+    .where(and(eq(reportOrders.examId, examId), eq(reportOrders.type, 'expert'), ne(reportOrders.progress, 'withdrawn'), ne(reportOrders.paymentStatus, 3)))
+    .orderBy(desc(reportOrders.id));
+  const out = new Map<number, number>();
+  for (const r of rows) if (!out.has(r.bucketId)) out.set(r.bucketId, r.orderId);
+  return out;
+}
+
 /** A copy made for an application is the expert's work, not an exam to send on (removing it would lose the new one). */
 async function isExpertCopy(db: Db, examId: number): Promise<boolean> {
   const [row] = await db.select({ orderId: reportOrderTargets.orderId }).from(reportOrderTargets).where(eq(reportOrderTargets.expertExamId, examId)).limit(1);
@@ -51,7 +66,7 @@ async function isExpertCopy(db: Db, examId: number): Promise<boolean> {
  * product, else its default, else it sells nothing: `product` null). A free one costs nothing with or without a
  * product. The exam's own organisation is not offered to itself.
  */
-async function offeredTargets(db: Db, groupId: number, exam: ExamRow, only?: readonly number[]): Promise<(ExpertProduct & { sells: boolean })[]> {
+async function offeredTargets(db: Db, groupId: number, exam: ExamRow, only?: readonly number[]): Promise<(Omit<ExpertProduct, 'openOrderId'> & { sells: boolean })[]> {
   const rows = await db.select({ bucketId: groupExpertBuckets.bucketId, free: groupExpertBuckets.free, name: buckets.name }).from(groupExpertBuckets)
     .innerJoin(buckets, eq(buckets.id, groupExpertBuckets.bucketId))
     .where(and(eq(groupExpertBuckets.groupId, groupId), ne(groupExpertBuckets.bucketId, exam.bucketId), only ? inArray(groupExpertBuckets.bucketId, [...only]) : undefined))
@@ -76,14 +91,16 @@ export async function productsOf(db: Db, access: Access, examId: number, type: R
   const [group] = await db.select({ defaultBucketId: groups.defaultExpertBucketId }).from(groups).where(eq(groups.id, groupId));
   const defaultBucketId = group?.defaultBucketId ?? null;
   const offered = await offeredTargets(db, groupId, exam);
+  const open = type === 'expert' ? await openExpertOrders(db, exam.id) : new Map<number, number>();
   const products = offered.filter((p) => p.sells && (type === 'expert' || p.bucketId === defaultBucketId))
-    .map(({ sells: _sells, ...p }) => p);
+    .map(({ sells: _sells, ...p }) => ({ ...p, openOrderId: open.get(p.bucketId) ?? null }));
   const remoteId = await liveRemoteOrderId(db, exam.id);
   const [existing] = type === 'remote' ? [] : await db.select({ id: reportOrders.id }).from(reportOrders)
     .where(and(eq(reportOrders.examId, exam.id), eq(reportOrders.type, 'expert'), ne(reportOrders.progress, 'withdrawn'), ne(reportOrders.paymentStatus, 3)))
     .orderBy(desc(reportOrders.id)).limit(1);
   let blockedBy: ExpertProducts['blockedBy'] = null;
-  if (type === 'remote' && remoteId !== null) blockedBy = 'RemoteReportRequested';
+  if (!isReportable(exam)) blockedBy = 'ExamNotReportable';
+  else if (type === 'remote' && remoteId !== null) blockedBy = 'RemoteReportRequested';
   else if (type === 'remote' && writingBegun(exam)) blockedBy = 'ReportWritingBegun';
   return {
     examId: exam.id, type, products, defaultBucketId, termsVersion: SERVICE_TERMS_VERSION,
@@ -128,6 +145,8 @@ export async function applyForReport(deps: Deps, access: Access, input: ApplyReq
         ? (group?.defaultBucketId ? [group.defaultBucketId] : [])
         : [...new Set(input.bucketIds)];
       const offered = wanted.length === 0 ? [] : await offeredTargets(tx, groupId, exam, wanted);
+      // The exam row is locked, so two applications of it are decided one after the other and see each other's rows.
+      const open = input.type === 'expert' ? await openExpertOrders(tx, exam.id) : new Map<number, number>();
       const refusal = submitRefusal({
         type: input.type,
         targets: offered.map((t) => ({ bucketId: t.bucketId, free: t.free })),
@@ -136,9 +155,15 @@ export async function applyForReport(deps: Deps, access: Access, input: ApplyReq
         examWritingBegun: writingBegun(exam),
         remoteRequested: input.type === 'remote' && (await liveRemoteOrderId(tx, exam.id)) !== null,
         copiesWritten: false,
+        examReportable: isReportable(exam),
+        openTargets: [...open.keys()],
       });
       if (refusal === 'ExpertTargetInvalid') {
         throw new ApiError('ExpertTargetInvalid', input.type === 'remote' ? 'The group has no default expert organisation' : undefined, { bucketIds: wanted.filter((b) => !offered.some((o) => o.bucketId === b)) });
+      }
+      if (refusal === 'ExpertRequestOpen') {
+        const again = offered.filter((t) => open.has(t.bucketId)).map((t) => t.bucketId);
+        throw new ApiError('ExpertRequestOpen', undefined, { orderId: open.get(again[0]!), bucketIds: again });
       }
       if (refusal) throw new ApiError(refusal);
       const silent = offered.filter((t) => !t.sells);

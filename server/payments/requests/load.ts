@@ -1,11 +1,11 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { ACTIONS, type Action } from '../../../contract/actions';
 import type { PaymentChannel, PaymentStatus, ReportOrder, ReportOrderDetail, RequestTarget } from '../../../contract/payments';
 import { paymentMachine, type PaymentActor } from '../../../machines/payment';
 import { canWithdraw, isApproved, progressOf, stateOfStored, storedState } from '../../../machines/expertRequestTransitions';
-import type { Access } from '../../access/access';
+import { memberActions, type Access } from '../../access/access';
 import type { Db } from '../../db/client';
-import { accounts, buckets, exams, groupCredits, groups, reportOrderTargets, reportOrders, reports } from '../../db/schema';
+import { accounts, bucketMembers, buckets, exams, groupCredits, groups, reportOrderTargets, reportOrders, reports } from '../../db/schema';
 import { ApiError } from '../../http/errors';
 
 export type OrderRow = typeof reportOrders.$inferSelect;
@@ -143,6 +143,41 @@ async function approvedReports(db: Db, targets: readonly TargetRow[]): Promise<M
   }]));
 }
 
+/** Report statuses the writer still holds (core §4): not begun, a draft, rejected or recalled back to the writer. */
+const WRITER_HOLDS = ['none', 'partial', 'hold', 'cancelled'];
+/** Submitted and waiting for an approver's decision. */
+const AWAITS_APPROVAL = ['final', 'advised'];
+
+/**
+ * What each live copy's report waits for (RequestTarget.waiting): the writer, or the approvers of the expert
+ * organisation by the same rule as every permission (access level, then roles; active accounts; the writer never
+ * approves their own report). Read from the reports themselves, so a held lock does not hide the status.
+ */
+async function waitingOf(db: Db, targets: readonly TargetRow[]): Promise<Map<number, RequestTarget['waiting']>> {
+  const out = new Map<number, RequestTarget['waiting']>();
+  const ids = targets.filter((t) => t.reportId !== null).map((t) => t.reportId as number);
+  const rows = ids.length === 0 ? [] : await db.select({ id: reports.id, status: reports.status, creatorId: reports.creatorId, creatorName: accounts.name })
+    .from(reports).leftJoin(accounts, eq(accounts.id, reports.creatorId)).where(inArray(reports.id, ids));
+  for (const t of targets) {
+    if (t.expertExamId === null) continue;
+    const report = rows.find((r) => r.id === t.reportId);
+    if (!report || WRITER_HOLDS.includes(report.status)) {
+      out.set(t.bucketId, { step: 'writing', names: report?.creatorName ? [report.creatorName] : [] });
+    } else if (AWAITS_APPROVAL.includes(report.status)) {
+      out.set(t.bucketId, { step: 'approval', names: await approverNames(db, t.bucketId, report.creatorId) });
+    }
+  }
+  return out;
+}
+
+async function approverNames(db: Db, bucketId: number, writerId: number | null): Promise<string[]> {
+  const members = await db.select({ id: accounts.id, name: accounts.name }).from(bucketMembers)
+    .innerJoin(accounts, eq(accounts.id, bucketMembers.accountId))
+    .where(and(eq(bucketMembers.bucketId, bucketId), eq(accounts.status, 0))).orderBy(asc(accounts.id));
+  const actions = await memberActions(db, bucketId, members.map((m) => m.id));
+  return members.filter((m) => m.id !== writerId && actions.get(m.id)?.has('report_approval')).map((m) => m.name);
+}
+
 /** The request detail (GET report-requests/{id}, orders/{id}, charge/{id}/detail). */
 export async function orderDetail(db: Db, access: Access, id: number): Promise<ReportOrderDetail> {
   const { row, sides } = await loadOrder(db, access, id);
@@ -154,6 +189,7 @@ export async function detailOf(db: Db, row: OrderRow, sides: OrderSides): Promis
   const t = targets.get(row.id) ?? [];
   const reportsById = await approvedReports(db, t);
   const stillLive = row.paymentStatus !== 3 && row.progress !== 'withdrawn';
+  const waiting = stillLive && row.paymentStatus === 1 ? await waitingOf(db, t) : new Map<number, RequestTarget['waiting']>();
   const targetViews: RequestTarget[] = t.map((x) => {
     const copyStatus = x.expertExamId === null ? null : x.reportStatus;
     return {
@@ -161,6 +197,7 @@ export async function detailOf(db: Db, row: OrderRow, sides: OrderSides): Promis
       report: x.reportId === null ? null : reportsById.get(x.reportId) ?? null,
       progress: !stillLive || x.expertExamId === null ? order.progress
         : progressOf(stateOfStored({ progress: 'queued', paymentStatus: row.paymentStatus, copyStatuses: [copyStatus] })),
+      waiting: waiting.get(x.bucketId) ?? null,
     };
   });
   const mayPay = (sides.applicant ?? []).includes(applyActionOf(row.type));

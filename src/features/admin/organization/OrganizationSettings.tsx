@@ -11,7 +11,7 @@ import { ExtensionPackages } from './settings/ExtensionPackages';
 import { Extensions } from './settings/Extensions';
 import { UploadToken } from './settings/UploadToken';
 
-const ORG_FLAGS = ['isPrivate', 'isFocused', 'freeEfilm'] as const;
+const ORG_FLAGS = ['isPrivate', 'isFocused', 'freeEfilm', 'reportFinalOnSubmit'] as const;
 
 /** /groups/{g}/organizations/{o}/settings: the organisation's switches, its code (fixed once bound) and dictionaries. */
 export function OrganizationSettings({ org, onChanged }: { org: Organization; onChanged: () => void }) {

@@ -26,6 +26,8 @@ interface Props {
   busy: boolean;
   actions: HeaderActions;
   paymentRef?: React.Ref<HTMLSelectElement>;
+  /** The action bar, where focus goes after the result is saved, so the screen's keys act again. */
+  toolbarRef?: React.Ref<HTMLDivElement>;
   backLabel: string;
 }
 
@@ -33,7 +35,7 @@ interface Props {
  * The detail's head: who (patient), where it stands (status, payment), between whom (applicant → target), when
  * (created, scheduled), and a bar offering exactly the actions the server lists in `transitions`.
  */
-export function ConsultationHeader({ detail, can, busy, actions, paymentRef, backLabel }: Props) {
+export function ConsultationHeader({ detail, can, busy, actions, paymentRef, toolbarRef, backLabel }: Props) {
   const { t } = useTranslation();
   const button = (action: ConsultationAction, label: string, shortcut: string, run: () => void, primary = false) => can(action) && (
     <button type="button" className={`btn h-7 text-[13px] ${primary ? 'btn-primary' : ''}`} onClick={run} disabled={busy} data-action={action}>
@@ -69,7 +71,14 @@ export function ConsultationHeader({ detail, can, busy, actions, paymentRef, bac
         <div className="flex gap-1.5"><dt className="text-fg-muted">{t('consultations.detail.header.scheduled')}</dt><dd data-testid="consultation-scheduled">{formatDateTime(detail.scheduledTime) || '—'}</dd></div>
         {detail.approvedAt && <div className="flex gap-1.5"><dt className="text-fg-muted">{t('consultations.detail.header.approved')}</dt><dd>{detail.approvedBy?.name} · {formatDateTime(detail.approvedAt)}</dd></div>}
       </dl>
-      <div role="toolbar" aria-label={t('consultations.detail.header.actions')} className="mt-1.5 flex flex-wrap gap-1.5" data-testid="consultation-actions">
+      {/* The experts write the conclusion; the requesting side approves it, which completes the consultation (areas §4). */}
+      {can('writeResult') && !can('approve') && (detail.status === 1 || detail.status === 2) && (
+        <p className="mt-1 text-[12px] text-fg-muted" data-testid="consultation-completes">
+          {t(detail.status === 1 ? 'consultations.detail.header.completesScheduled' : 'consultations.detail.header.completesDiscussed', { name: detail.appliedBucketName })}
+        </p>
+      )}
+      <div ref={toolbarRef} tabIndex={-1} role="toolbar" aria-label={t('consultations.detail.header.actions')}
+        className="mt-1.5 flex flex-wrap gap-1.5 rounded outline-none focus-visible:ring-2 focus-visible:ring-accent" data-testid="consultation-actions">
         {button('schedule', detail.scheduledTime ? t('consultations.detail.header.reschedule') : t('consultations.detailCommands.schedule'), 's', actions.schedule, detail.status === 0)}
         {button('writeResult', t('consultations.detailCommands.editResult'), 'e', actions.editResult)}
         {button('approve', t('consultations.detailCommands.approve'), 'a', actions.approve, true)}

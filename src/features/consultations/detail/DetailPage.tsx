@@ -83,6 +83,10 @@ function DetailScreen({ detail, traces, tracesError, busy, reload, write }: Scre
   const result = useRef<ResultHandle>(null);
   const suggestions = useRef<SuggestionsHandle>(null);
   const payment = useRef<HTMLSelectElement>(null);
+  const toolbar = useRef<HTMLDivElement>(null);
+  // After the result is saved the editor lets go: the next letter is a command (A, E, S…), not text. The saved text
+  // stays in the editor; only the focus moves (after the render that ends the save).
+  const focusToolbar = useCallback(() => requestAnimationFrame(() => toolbar.current?.focus()), []);
   const transitions = useMemo(() => new Set(detail.transitions), [detail.transitions]);
   const can = useCallback((action: ConsultationAction) => !busy && dialog === null && transitions.has(action), [busy, dialog, transitions]);
   const shown = useCallback((action: ConsultationAction) => transitions.has(action), [transitions]);
@@ -123,6 +127,7 @@ function DetailScreen({ detail, traces, tracesError, busy, reload, write }: Scre
           can={shown}
           busy={busy}
           paymentRef={payment}
+          toolbarRef={toolbar}
           backLabel={t('consultations.detail.backToList')}
           actions={{
             ...context,
@@ -134,7 +139,7 @@ function DetailScreen({ detail, traces, tracesError, busy, reload, write }: Scre
             <div className="flex min-w-0 flex-col gap-3">
               <PatientPanel detail={detail} canAddExam={shown('addExam')} canDeleteExam={shown('deleteExam')} busy={busy} write={write} onAddExam={() => setDialog('exam')} />
               <CasesPanel detail={detail} canAdd={shown('addCase')} canDelete={shown('deleteCase')} busy={busy} write={write} reload={reload} addSignal={addCaseSignal} />
-              <ResultPanel ref={result} detail={detail} editable={shown('writeResult')} busy={busy} write={write} />
+              <ResultPanel ref={result} detail={detail} editable={shown('writeResult')} busy={busy} write={write} onSaved={focusToolbar} />
               <SuggestionsPanel ref={suggestions} detail={detail} canSuggest={shown('suggest')} busy={busy} write={write} />
             </div>
             <aside className="flex min-w-0 flex-col gap-3">

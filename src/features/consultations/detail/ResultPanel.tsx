@@ -22,6 +22,8 @@ interface Props {
   busy: boolean;
   write: Write;
   onDirty?: (dirty: boolean) => void;
+  /** After a successful save: the screen takes the focus back from the editor, so its keys act again. */
+  onSaved?: () => void;
 }
 
 /** Text of report HTML, to refuse an empty conclusion before asking (areas §5 "result content cannot be empty"). */
@@ -35,7 +37,7 @@ function plainText(html: string): string {
  * Areas §3 results: the conclusion and the treatment plan, in the report editor (same sanitising as reports). Only
  * offered with `writeResult`; Ctrl+S saves (PUT results with the version). Everyone else reads them.
  */
-export const ResultPanel = forwardRef<ResultHandle, Props>(function ResultPanel({ detail, editable, busy, write, onDirty }, ref) {
+export const ResultPanel = forwardRef<ResultHandle, Props>(function ResultPanel({ detail, editable, busy, write, onDirty, onSaved }, ref) {
   const { t } = useTranslation();
   const conclusionId = useId();
   const planId = useId();
@@ -72,8 +74,12 @@ export const ResultPanel = forwardRef<ResultHandle, Props>(function ResultPanel(
       editors.current.diagnosis?.commands.focus();
       return;
     }
-    void write((d) => detailApi.results(d.id, { version: d.version, conclusion, treatmentPlan }), t('consultations.detail.result.saved')).then((ok) => ok && markDirty(false));
-  }, [busy, write, t, markDirty]);
+    void write((d) => detailApi.results(d.id, { version: d.version, conclusion, treatmentPlan }), t('consultations.detail.result.saved')).then((ok) => {
+      if (!ok) return;
+      markDirty(false);
+      onSaved?.();
+    });
+  }, [busy, write, t, markDirty, onSaved]);
 
   useImperativeHandle(ref, () => ({
     focus: () => editors.current.diagnosis?.commands.focus('end'),

@@ -1,34 +1,49 @@
 import dayjs from 'dayjs';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CONSULTATION_REASON_MAX } from '../../../../contract/consultations';
+import { CONSULTATION_REASON_MAX, isPastStart, nextHalfHour } from '../../../../contract/consultations';
 import { Dialog } from '@/ui/Dialog';
 
-/** The next whole hour: a sensible start to edit from. */
-function nextHour(): string {
-  return dayjs().add(1, 'hour').startOf('hour').format('YYYY-MM-DDTHH:mm');
+const LOCAL = 'YYYY-MM-DDTHH:mm';
+
+/** Ctrl/Cmd+Enter submits a dialog's form from any of its fields (Enter alone types a new line in a text area). */
+export function submitOnModEnter(event: KeyboardEvent<HTMLFormElement>): void {
+  if (event.key !== 'Enter' || !(event.ctrlKey || event.metaKey) || event.nativeEvent.isComposing) return;
+  event.preventDefault();
+  event.currentTarget.requestSubmit();
 }
 
-/** Areas §5 "start time required": a date and time, sent as an ISO time with the browser's offset. */
+/**
+ * Areas §5 "start time required": a date and time, sent as an ISO time with the browser's offset. It proposes the
+ * time already set when still ahead, else the next whole half hour; a time already past is refused here and by the
+ * server (ConsultationTimePast). Enter or Ctrl+Enter submits.
+ */
 export function ScheduleDialog({ current, busy, onSubmit, onClose }: { current: string | null; busy: boolean; onSubmit: (iso: string) => void; onClose: () => void }) {
   const { t } = useTranslation();
-  const [value, setValue] = useState(() => (current ? dayjs(current).format('YYYY-MM-DDTHH:mm') : nextHour()));
+  const [value, setValue] = useState(() => {
+    const now = new Date();
+    return current && !isPastStart(new Date(current), now) ? dayjs(current).format(LOCAL) : dayjs(nextHalfHour(now)).format(LOCAL);
+  });
   const [tried, setTried] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
   const valid = value !== '' && dayjs(value).isValid();
+  const past = valid && isPastStart(dayjs(value).toDate(), new Date());
+  const problem = !tried ? null : !valid ? t('consultations.detail.schedule.required') : past ? t('errors.ConsultationTimePast') : null;
   return (
     <Dialog open title={t('consultations.detail.schedule.title')} onCancel={busy ? undefined : onClose} width={400}>
-      <form onSubmit={(e) => {
+      <form noValidate onKeyDown={submitOnModEnter} onSubmit={(e) => {
         e.preventDefault();
         setTried(true);
-        if (valid) onSubmit(dayjs(value).format());
+        if (valid && !isPastStart(dayjs(value).toDate(), new Date())) onSubmit(dayjs(value).format());
       }}>
         <label className="flex flex-col gap-1 text-[12px] text-fg-muted">
           {t('consultations.detail.schedule.time')}
-          <input ref={input} type="datetime-local" aria-required="true" className="input" value={value} aria-invalid={tried && !valid} onChange={(e) => setValue(e.target.value)} data-testid="schedule-time" />
+          <input ref={input} type="datetime-local" aria-required="true" className="input" value={value} aria-invalid={problem !== null}
+            min={dayjs().format(LOCAL)} onChange={(e) => setValue(e.target.value)} data-testid="schedule-time" />
         </label>
-        {tried && !valid && <p className="mt-1 text-[13px] text-danger" role="alert">{t('consultations.detail.schedule.required')}</p>}
+        {problem && <p className="mt-1 text-[13px] text-danger" role="alert">{problem}</p>}
+        <p className="mt-2 text-[12px] text-fg-subtle">{t('consultations.detail.schedule.keys')}</p>
         <div className="mt-4 flex justify-end gap-2">
           <button type="button" className="btn" onClick={onClose} disabled={busy}>{t('common.cancel')}</button>
           <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? t('common.saving') : t('consultations.detail.schedule.submit')}</button>
@@ -48,7 +63,7 @@ export function CancelDialog({ busy, onSubmit, onClose }: { busy: boolean; onSub
   const empty = reason.trim() === '';
   return (
     <Dialog open title={t('consultations.detail.cancel.title')} onCancel={busy ? undefined : onClose} width={440}>
-      <form onSubmit={(e) => {
+      <form onKeyDown={submitOnModEnter} onSubmit={(e) => {
         e.preventDefault();
         setTried(true);
         if (!empty) onSubmit(reason.trim());
@@ -83,7 +98,7 @@ export function UpdateDialog({ initial, busy, onSubmit, onClose }: { initial: Up
   const empty = fields.reason.trim() === '';
   return (
     <Dialog open title={t('consultations.detail.update.title')} onCancel={busy ? undefined : onClose} width={480}>
-      <form className="flex flex-col gap-2" onSubmit={(e) => {
+      <form className="flex flex-col gap-2" onKeyDown={submitOnModEnter} onSubmit={(e) => {
         e.preventDefault();
         setTried(true);
         if (!empty) onSubmit({ reason: fields.reason.trim(), note: fields.note.trim(), patientTel: fields.patientTel.trim(), patientEmail: fields.patientEmail.trim() });

@@ -34,6 +34,8 @@ export function ApplyForm({ exam, products, type }: { exam: ExamListItem; produc
   const [agreed, setAgreed] = useState(false);
   const [reason, setReason] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  /** The open request a refusal names (ExpertRequestOpen), linked beside the problem. */
+  const [problemOrder, setProblemOrder] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const list = useRef<HTMLDivElement>(null);
   const sending = useRef(false);
@@ -42,15 +44,23 @@ export function ApplyForm({ exam, products, type }: { exam: ExamListItem; produc
     list.current?.focus();
   }, []);
 
-  const blocked = products.blockedBy !== null || products.existingOrderId !== null;
+  // Remote: one per exam. Expert: each organisation once while its request is open; blocked when none is left to ask.
+  const openRows = rows.filter((p) => p.openOrderId !== null);
+  const blocked = products.blockedBy !== null
+    || (remote ? products.existingOrderId !== null : rows.length > 0 && openRows.length === rows.length);
+  const say = (text: string | null, orderId: number | null = null) => {
+    setProblem(text);
+    setProblemOrder(orderId);
+  };
   const toggle = (bucketId: number | undefined) => {
     if (bucketId === undefined || busy) return;
     const next = toggleTarget(chosen, rows, bucketId);
     if ('refused' in next) {
-      setProblem(t('errors.ExpertTargetsMixed'));
+      if (next.refused === 'ExpertRequestOpen') say(t('errors.ExpertRequestOpen'), next.orderId);
+      else say(t('errors.ExpertTargetsMixed'));
       return;
     }
-    setProblem(null);
+    say(null);
     setChosen(next.chosen);
   };
   const move = (step: 1 | -1) => setActive((i) => Math.min(Math.max(i + step, 0), Math.max(rows.length - 1, 0)));
@@ -60,14 +70,14 @@ export function ApplyForm({ exam, products, type }: { exam: ExamListItem; produc
     if (sending.current || blocked) return;
     const wrong = remote ? (remoteTarget ? null : 'remoteNone') : selectionProblem(chosen, rows);
     if (wrong) {
-      setProblem(wrong === 'ExpertTargetsMixed' ? t('errors.ExpertTargetsMixed') : t(`payments.apply.${wrong}`));
+      say(wrong === 'ExpertTargetsMixed' ? t('errors.ExpertTargetsMixed') : t(`payments.apply.${wrong}`));
       return;
     }
     if (!agreed) {
-      setProblem(t('errors.TermsNotAgreed'));
+      say(t('errors.TermsNotAgreed'));
       return;
     }
-    setProblem(null);
+    say(null);
     sending.current = true;
     setBusy(true);
     try {
@@ -79,7 +89,9 @@ export function ApplyForm({ exam, products, type }: { exam: ExamListItem; produc
       navigate(orderPath(exam.id, created.id, type));
     } catch (error) {
       if (isSessionEndingError(error)) return;
-      setProblem(errorText(t, error));
+      // Another tab asked the same organisation meanwhile: the refusal names that request, linked here.
+      const openId = isHttpError(error) && error.code === 'ExpertRequestOpen' ? (error.details as { orderId?: unknown } | undefined)?.orderId : undefined;
+      say(errorText(t, error), typeof openId === 'number' ? openId : null);
       if (isHttpError(error)) toasts.show({ message: errorText(t, error), kind: 'error' });
     } finally {
       sending.current = false;
@@ -111,10 +123,23 @@ export function ApplyForm({ exam, products, type }: { exam: ExamListItem; produc
           <span className="truncate text-[13px] text-fg-muted">{[exam.modality, exam.bodyPart, exam.bucketName].filter(Boolean).join(' · ')}</span>
         </header>
         {products.blockedBy && <Alert>{t(`errors.${products.blockedBy}`)}</Alert>}
-        {products.existingOrderId !== null && (
+        {remote && products.existingOrderId !== null && (
           <Alert tone="info">
             {t('payments.apply.existing')}{' '}
             <Link className="underline" href={orderPath(exam.id, products.existingOrderId, type)}>{t('payments.apply.openExisting')}</Link>
+          </Alert>
+        )}
+        {openRows.length > 0 && (
+          <Alert tone="info">
+            <span data-testid="apply-open-orders">
+              {t('payments.apply.openWith', { names: openRows.map((p) => p.bucketName).join('、') })}{' '}
+              {openRows.map((p, i) => (
+                <span key={p.bucketId}>
+                  {i > 0 && ' · '}
+                  <Link className="underline" href={orderPath(exam.id, p.openOrderId!, type)}>{openRows.length > 1 ? p.bucketName : t('payments.apply.openExisting')}</Link>
+                </span>
+              ))}
+            </span>
           </Alert>
         )}
         <div className="grid gap-3 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
@@ -156,7 +181,10 @@ export function ApplyForm({ exam, products, type }: { exam: ExamListItem; produc
                         data-testid="apply-target" onClick={() => { setActive(i); toggle(p.bucketId); }}
                         className={`grid cursor-pointer grid-cols-[1.25rem_minmax(0,1fr)_minmax(0,1fr)_6rem] items-center gap-x-2 rounded px-1 py-1 text-[13px] ${i === active ? 'bg-accent-soft ring-1 ring-inset ring-accent/50' : 'hover:bg-sunken'}`}>
                         <span aria-hidden="true" className={`inline-flex size-3.5 items-center justify-center rounded-sm border text-[10px] leading-none ${on ? 'border-accent bg-accent text-accent-fg' : 'border-line-strong'}`}>{on ? '✓' : ''}</span>
-                        <span className="truncate font-medium">{p.bucketName}</span>
+                        <span className="flex min-w-0 items-center gap-2">
+                          <span className="truncate font-medium">{p.bucketName}</span>
+                          {p.openOrderId !== null && <span className="shrink-0 whitespace-nowrap rounded border border-line-strong px-1 text-[11px] text-fg-muted" data-testid="apply-target-open">{t('payments.apply.alreadyAsked')}</span>}
+                        </span>
                         <span className="truncate text-fg-muted">{p.productName}</span>
                         <span className="text-right tabular-nums">{p.free ? t('payments.common.free') : yuan(t, p.priceFen)}</span>
                       </div>
@@ -175,7 +203,12 @@ export function ApplyForm({ exam, products, type }: { exam: ExamListItem; produc
             </Section>
           </div>
         </div>
-        <p aria-live="polite" className="min-h-[1.25rem] text-[13px] text-danger" data-testid="apply-problem">{problem ?? ''}</p>
+        <p aria-live="polite" className="min-h-[1.25rem] text-[13px] text-danger" data-testid="apply-problem">
+          {problem ?? ''}
+          {problem && problemOrder !== null && (
+            <>{' '}<Link className="underline" href={orderPath(exam.id, problemOrder, type)} data-testid="apply-problem-order">{t('payments.apply.openExisting')}</Link></>
+          )}
+        </p>
         <footer data-toast-avoid className="sticky bottom-0 -mx-4 flex items-center justify-end gap-2 border-t border-line bg-surface px-4 py-2">
           <span className="mr-auto text-xs text-fg-subtle">{t('payments.apply.keys')}</span>
           <button type="button" className="btn h-8 px-3" disabled={busy} onClick={() => window.history.back()}>{t('common.cancel')}</button>

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { PAYMENT_STATUS_NAMES, type PaymentStatus, type RequestProgress } from '../../../../contract/payments';
+import { PAYMENT_STATUS_NAMES, type PaymentStatus, type RequestProgress, type RequestTarget } from '../../../../contract/payments';
 
 const PAYMENT_TONE: Record<'unpaid' | 'paid' | 'refunding' | 'refunded', string> = {
   unpaid: 'border-warn/50 bg-warn-soft text-warn',
@@ -28,4 +28,19 @@ export function PaymentBadge({ status }: { status: PaymentStatus }) {
 export function ProgressBadge({ progress }: { progress: RequestProgress }) {
   const { t } = useTranslation();
   return <span data-progress={progress} className={`${BADGE} ${PROGRESS_TONE[progress]}`}>{t(`payments.common.progress.${progress}`)}</span>;
+}
+
+/** What a paid target's report waits for (RequestTarget.waiting): the writer, or whose approval. */
+export function WaitingNote({ waiting }: { waiting: RequestTarget['waiting'] }) {
+  const { t } = useTranslation();
+  if (!waiting) return null;
+  const names = waiting.names.join('、');
+  const text = waiting.step === 'writing'
+    ? (names ? t('payments.common.waiting.writingBy', { names }) : t('payments.common.waiting.writing'))
+    : (names ? t('payments.common.waiting.approvalBy', { names }) : t('payments.common.waiting.noApprover'));
+  return (
+    <p className={`text-xs ${waiting.step === 'approval' && !names ? 'text-warn' : 'text-fg-muted'}`} data-testid="order-waiting" data-step={waiting.step}>
+      {text}
+    </p>
+  );
 }

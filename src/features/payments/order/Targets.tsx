@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { ReportOrderDetail } from '../../../../contract/payments';
 import { ReportHtml } from '@/features/report';
 import { formatDateTime } from '@/lib/format';
-import { ProgressBadge } from '../common/badges';
+import { ProgressBadge, WaitingNote } from '../common/badges';
 import { yuan } from '../common/money';
 import { Section } from '../../../ui/Section';
 
@@ -13,10 +13,13 @@ export function TargetList({ detail }: { detail: ReportOrderDetail }) {
     <Section title={t('payments.order.targets')} testId="order-targets">
       <ul className="flex flex-col divide-y divide-line text-[13px]">
         {detail.targets.map((target) => (
-          <li key={target.bucketId} className="flex items-center gap-3 py-1.5">
-            <span className="min-w-0 flex-1 truncate font-medium">{target.bucketName}</span>
-            <span className="tabular-nums text-fg-muted">{target.free ? t('payments.common.free') : yuan(t, target.priceFen)}</span>
-            <ProgressBadge progress={target.progress} />
+          <li key={target.bucketId} className="py-1.5">
+            <div className="flex items-center gap-3">
+              <span className="min-w-0 flex-1 truncate font-medium">{target.bucketName}</span>
+              <span className="tabular-nums text-fg-muted">{target.free ? t('payments.common.free') : yuan(t, target.priceFen)}</span>
+              <ProgressBadge progress={target.progress} />
+            </div>
+            <WaitingNote waiting={target.waiting} />
           </li>
         ))}
       </ul>

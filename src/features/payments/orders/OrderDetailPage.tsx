@@ -11,7 +11,7 @@ import { navigate } from '@/lib/session';
 import { toasts } from '@/lib/toasts';
 import { useLoad } from '@/lib/useLoad';
 import { Spinner } from '@/ui/Spinner';
-import { PaymentBadge, ProgressBadge } from '../common/badges';
+import { PaymentBadge, ProgressBadge, WaitingNote } from '../common/badges';
 import { yuan } from '../common/money';
 import { idFrom } from '../common/paths';
 import { Problem } from '../common/Problem';
@@ -136,6 +136,7 @@ function TargetItem({ target }: { target: RequestTarget }) {
         <span className="tabular-nums text-fg-muted">{target.free ? t('payments.common.free') : yuan(t, target.priceFen)}</span>
         <ProgressBadge progress={target.progress} />
       </div>
+      <WaitingNote waiting={target.waiting} />
       {target.report ? (
         <div className="mt-2 grid grid-cols-[9rem_1fr] gap-x-3 gap-y-1" data-testid="order-expert-report">
           <span className="text-fg-muted">{t('payments.orders.detail.findings')}</span>

@@ -1,0 +1,1 @@
+ALTER TABLE "buckets" ADD COLUMN "report_final_on_submit" boolean DEFAULT false NOT NULL;

@@ -81,7 +81,13 @@ export async function examRoutes(app: FastifyInstance, { deps }: { deps: Deps })
     const access = await authOf(req).access();
     const now = deps.clock.now();
     const windowStart = new Date(now.getTime() - NEW_EXAM_WINDOW_DAYS * 86_400_000).toISOString();
-    const filters = [...input.filters, { field: 'created', operator: 'gte' as const, values: [windowStart] }];
+    // A line booked at the desk is an exam from its booking, but nothing can be read until it is performed or has
+    // images (contract/reportable.ts): it is news for a radiologist only then.
+    const filters = [
+      ...input.filters,
+      { field: 'created', operator: 'gte' as const, values: [windowStart] },
+      { field: 'reportable', operator: 'equal' as const, values: [true] },
+    ];
     const q = await buildQuery(deps.db, readableBuckets(access), { filters, sorts: input.sorts }, { accountId: access.accountId, now });
     if (!q) return { items: [], total: 0, totalIsEstimate: false };
     // The toast's pending count is exact (an estimate drifted between rounds with nothing new); the 7-day window

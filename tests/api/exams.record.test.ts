@@ -293,6 +293,21 @@ describe('POST exams/newly (the new-exam poll)', () => {
     expect(await poll(reporter.username, [hospital.bucketId])).toEqual({ ids: ['H1'], total: 1 });
     expect(await poll(reporter.username, [other.bucketId])).toEqual({ ids: [], total: 0 });
   });
+  // Issue 32: a line booked at the desk for a later day is an exam row, but nothing can be read yet: no news.
+  it('announces a booked line only once it is performed or has images', async () => {
+    const owner = await createGroup(s);
+    const account = await createAccount(s, { groupId: owner.groupId, buckets: [{ bucketId: owner.bucketId, accessLevel: 'admin' }] });
+    const token = await s.login(account.username);
+    const base = s.clock.now().getTime();
+    const row = (patientId: string, examStatus: string | null, hasImage: boolean) => ({
+      bucketId: owner.bucketId, patientName: patientId, patientId, modality: 'CT', examTime: new Date(base + DAY), created: new Date(base - 60_000), examStatus, hasImage,
+    });
+    await s.db.db.insert(t.exams).values([row('BOOKED', 'Scheduled', false), row('ARRIVED', 'Arrived', false), row('DONE', 'Performed', false), row('IMAGED', 'Arrived', true), row('UPLOAD', null, true)]);
+    const res = await s.request('POST', 'exams/newly', { token, body: { limit: 5, skip: 0 } });
+    expect(res.status).toBe(200);
+    expect(res.body.items.map((e: { patientId: string }) => e.patientId).sort()).toEqual(['DONE', 'IMAGED', 'UPLOAD']);
+    expect(res.body.total).toBe(3);
+  });
 });
 
 describe('junk bodies', () => {

@@ -212,8 +212,9 @@ async function studyDate(db: Db, bucketIds: readonly number[], range: { from: st
 
 const nextDay = (iso: string) => new Date(Date.parse(`${iso}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
+/** A study exists once it has images: registry lines (a UID given for the worklist) and unfinished uploads do not. */
 const liveStudies = (q: DicomQuery) => and(
-  inArray(exams.bucketId, [...q.bucketIds]), isNull(exams.deletedTime), isNotNull(exams.storeUid),
+  inArray(exams.bucketId, [...q.bucketIds]), isNull(exams.deletedTime), isNotNull(exams.storeUid), eq(exams.hasImage, true),
   q.studyInstanceUid ? eq(exams.storeUid, q.studyInstanceUid) : undefined,
 );
 

@@ -46,7 +46,9 @@ type InstanceRow = typeof dicomInstances.$inferSelect;
  */
 export async function dicomwebRoutes(app: FastifyInstance, { deps }: { deps: Deps }) {
   await app.register(async (dw) => {
-    dw.addContentTypeParser('multipart/related', { parseAs: 'buffer', bodyLimit: STOW_MAX_BYTES }, (_req, body, done) => done(null, body));
+    // STOW bodies are read whole (up to STOW_MAX_BYTES) and split by ./multipart.ts; a body of any other type reaches
+    // the handler too, which refuses it with ParamsError after the caller's rights are checked.
+    dw.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: STOW_MAX_BYTES }, (_req, body, done) => done(null, body));
 
     // ------------------------------------------------------------------------------------------ QIDO-RS
     const qido = (level: Level, scope: (req: FastifyRequest) => { study?: string; series?: string }) => async (req: FastifyRequest, reply: FastifyReply) => {
@@ -184,8 +186,10 @@ export async function dicomwebRoutes(app: FastifyInstance, { deps }: { deps: Dep
       const auth = authOf(req);
       const access = await auth.access();
       const bucketId = uploadBucket(access, asked);
-      if (!(req.body instanceof Buffer)) throw new ApiError('ParamsError', 'Send the instances as multipart/related; type="application/dicom"', { fields: ['content-type'] });
-      const { params } = parseMediaTypeOf(req);
+      const { type, params } = parseMediaTypeOf(req);
+      if (!(req.body instanceof Buffer) || type !== 'multipart/related') {
+        throw new ApiError('ParamsError', 'Send the instances as multipart/related; type="application/dicom"', { fields: ['content-type'] });
+      }
       if (params.type && params.type.toLowerCase() !== 'application/dicom') {
         throw new ApiError('NotAcceptable', 'Only application/dicom parts are stored', { type: params.type });
       }

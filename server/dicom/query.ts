@@ -135,7 +135,10 @@ function personName(key: string, value: string): SQL {
   if (!v || v === '*') return sql`true`;
   const p = likePattern(v);
   const c = exams.patientName;
-  return sql`(${c} ilike ${p} or ${c} ilike ${`%=${p}`} or ${c} ilike ${`${p}=%`})`;
+  // Case matters only for letters that have it: a Chinese name is compared with LIKE (ILIKE lower-cases every row).
+  const op = v.toLowerCase() === v.toUpperCase() ? sql`like` : sql`ilike`;
+  // The groups of a name stored with several ('Wang XiaoDong=王小東') are tried only on such names.
+  return sql`(${c} ${op} ${p} or (strpos(${c}, '=') > 0 and (${c} ${op} ${`%=${p}`} or ${c} ${op} ${`${p}=%`})))`;
 }
 
 // ------------------------------------------------------------------------------------------------ the query
@@ -267,10 +270,17 @@ async function studyCounts(db: Db, examIds: number[]): Promise<Map<number, Study
 }
 
 /** Local date and time of an instant in a zone: DA YYYYMMDD and TM HHMMSS. */
+const formats = new Map<string, Intl.DateTimeFormat>();
 function localDateTime(date: Date, timeZone: string): { da: string; tm: string } {
-  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-GB', {
-    timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
-  }).formatToParts(date).map((p) => [p.type, p.value]));
+  // A formatter is costly to make (a tenth of a millisecond): one per zone, kept.
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
+    });
+    formats.set(timeZone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(date).map((p) => [p.type, p.value]));
   return { da: `${parts.year}${parts.month}${parts.day}`, tm: `${parts.hour}${parts.minute}${parts.second}` };
 }
 

@@ -127,7 +127,8 @@ export const exams = pgTable('exams', {
   index('exams_patient_id_trgm').using('gin', sql`${t.patientId} gin_trgm_ops`),
   // DICOMweb and DIMSE queries (server/dicom/query.ts): the studies that exist as images, newest first (read
   // backwards), and a study found by its Study Instance UID (also how a received file finds its exam).
-  index('exams_dicom_studies_idx').on(t.examTime, t.id, t.bucketId).where(sql`${t.deletedTime} is null and ${t.storeUid} is not null and ${t.hasImage}`),
+  // It carries the modality and the name after the order, so those matches are read from the index alone.
+  index('exams_dicom_studies_idx').on(t.examTime, t.id, t.bucketId, t.modality, t.patientName).where(sql`${t.deletedTime} is null and ${t.storeUid} is not null and ${t.hasImage}`),
   index('exams_store_uid_idx').on(t.storeUid, t.bucketId).where(sql`${t.deletedTime} is null`),
 ]);
 

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } fro
 import { instantOf } from '../../contract/days';
 import type { Db } from '../db/client';
 import { buckets, dicomInstances, exams } from '../db/schema';
+import { nameBigramsCondition, normalisedLength } from '../http/bigrams';
 import { ApiError } from '../http/errors';
 import { attributeOf, type Attribute } from './dictionary';
 
@@ -138,7 +139,12 @@ function personName(key: string, value: string): SQL {
   // Case matters only for letters that have it: a Chinese name is compared with LIKE (ILIKE lower-cases every row).
   const op = v.toLowerCase() === v.toUpperCase() ? sql`like` : sql`ilike`;
   // The groups of a name stored with several ('Wang XiaoDong=王小東') are tried only on such names.
-  return sql`(${c} ${op} ${p} or (strpos(${c}, '=') > 0 and (${c} ${op} ${`%=${p}`} or ${c} ${op} ${`${p}=%`})))`;
+  const match = sql`(${c} ${op} ${p} or (strpos(${c}, '=') > 0 and (${c} ${op} ${`%=${p}`} or ${c} ${op} ${`${p}=%`})))`;
+  // The longest piece between wild cards, when it has two characters, pre-filters by the names' bigram index (as the
+  // worklist's name search does): '*小東*' needs no walk through every name.
+  const piece = v.split(/[*?]/).sort((a, b) => normalisedLength(b) - normalisedLength(a))[0] ?? '';
+  const bigrams = nameBigramsCondition(c, piece);
+  return bigrams ? sql`(${bigrams} and ${match})` : match;
 }
 
 // ------------------------------------------------------------------------------------------------ the query

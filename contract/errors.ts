@@ -181,6 +181,8 @@ export const ERROR_STATUS = {
   StatisticsPeriodInvalid: 400,
   /** Statistics (areas §5): device workload and day ranges at most one month, note-taker and remote-report at most one year (details.limit, details.lastDay). */
   StatisticsRangeTooLong: 400,
+  /** DICOMweb: the Accept header (or a STOW part's type) names no media type the service answers (details.accept). */
+  NotAcceptable: 406,
   OperationFailed: 500,
   UnknownError: 500,
 } as const;

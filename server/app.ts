@@ -34,9 +34,10 @@ import { moneyRoutes } from './payments/money/routes';
 import { providerRoutes } from './payments/providers/routes';
 import { requestRoutes } from './payments/requests/routes';
 import { statisticsRoutes } from './statistics/routes';
+import { dicomwebRoutes } from './dicomweb/routes';
 
 /** One plugin per area under /api/v1; later areas add their own line here. */
-const AREAS = [domainRoutes, accountRoutes, realmRoutes, groupRoutes, fileRoutes, uploadRoutes, viewerRoutes, imageRoutes, packageRoutes, shareRoutes, reportRoutes, examRoutes, consultationRoutes, consultationPartRoutes, registryRoutes, callingRoutes, organizationRoutes, sampleGraphRoutes, globalConfigRoutes, learningRoutes, kbRoutes, requestRoutes, moneyRoutes, providerRoutes, statisticsRoutes];
+const AREAS = [domainRoutes, accountRoutes, realmRoutes, groupRoutes, fileRoutes, uploadRoutes, viewerRoutes, imageRoutes, packageRoutes, shareRoutes, reportRoutes, examRoutes, consultationRoutes, consultationPartRoutes, registryRoutes, callingRoutes, organizationRoutes, sampleGraphRoutes, globalConfigRoutes, learningRoutes, kbRoutes, requestRoutes, moneyRoutes, providerRoutes, statisticsRoutes, dicomwebRoutes];
 
 /** The whole request (headers and body) must have arrived by then: see REQUEST_TIMEOUT_MS in server/config.ts. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60_000;

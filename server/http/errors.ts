@@ -107,6 +107,7 @@ const MESSAGES: Record<ErrorCode, string> = {
   StatisticsPeriodRequired: 'Choose a time period',
   StatisticsPeriodInvalid: 'The period ends before it begins',
   StatisticsRangeTooLong: 'The period is too long for this statistic',
+  NotAcceptable: 'None of the accepted media types can be answered',
   OperationFailed: 'Operation failed, please try again',
   UnknownError: 'Unknown error',
 };

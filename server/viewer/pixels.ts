@@ -57,13 +57,27 @@ const dsNumber = (ds: DataSet, tag: string): number | null => {
   return Number.isFinite(value) ? value : null;
 };
 
-export async function decodeFirstFrame(file: Uint8Array): Promise<Frame> {
-  let ds: DataSet;
+export function decodeFirstFrame(file: Uint8Array): Promise<Frame> {
+  return decodeFrame(file, 0);
+}
+
+/** A stored file's data set as the pixel code reads it (deflated data sets inflated). */
+export function parsePixelFile(file: Uint8Array): DataSet {
   try {
-    ds = dicomParser.parseDicom(file, { inflater } as never);
+    return dicomParser.parseDicom(file, { inflater } as never);
   } catch (err) {
     throw new PixelError(`unreadable: ${String((err as { exception?: unknown }).exception ?? err)}`);
   }
+}
+
+/** Thrown for a frame number past the file's Number of Frames. */
+export class NoSuchFrameError extends PixelError {}
+
+/** Frame `index` (from 0) of a stored file, decoded (the preview's first frame; DICOMweb's frames and rendered). */
+export async function decodeFrame(file: Uint8Array, index: number, parsed?: DataSet): Promise<Frame> {
+  const ds = parsed ?? parsePixelFile(file);
+  const frameCount = Math.max(1, Number(ds.intString('x00280008') ?? 1) || 1);
+  if (!Number.isInteger(index) || index < 0 || index >= frameCount) throw new NoSuchFrameError(`no frame ${index + 1}`);
   const pixel = ds.elements.x7fe00010;
   if (!pixel) throw new PixelError('no pixel data');
   const syntax = ds.string('x00020010') ?? T.explicit;
@@ -81,7 +95,7 @@ export async function decodeFirstFrame(file: Uint8Array): Promise<Frame> {
 
   let values: ArrayLike<number>;
   if (pixel.encapsulatedPixelData) {
-    const bytes = encapsulatedFirstFrame(ds, pixel, Number(ds.intString('x00280008') ?? 1));
+    const bytes = encapsulatedFrame(ds, pixel, frameCount, index);
     if (syntax === T.rle) values = decodeRle(bytes, frameInfo);
     else {
       const decoded = await decodeCompressed(syntax, bytes, frameInfo);
@@ -90,7 +104,7 @@ export async function decodeFirstFrame(file: Uint8Array): Promise<Frame> {
       if (decoded.rgb && spp === 3) photometric = 'RGB';
     }
   } else {
-    values = nativeFrame(ds.byteArray, pixel, syntax, frameInfo);
+    values = nativeFrame(ds.byteArray, pixel, syntax, frameInfo, index);
     if (spp === 3 && planar === 1) values = interleave(values, width * height);
   }
   if (spp === 3 && photometric.startsWith('YBR_FULL')) values = ybrToRgb(values);
@@ -104,24 +118,30 @@ export async function decodeFirstFrame(file: Uint8Array): Promise<Frame> {
 
 interface FrameInfo { width: number; height: number; spp: number; bitsAllocated: number; signed: boolean }
 
-function encapsulatedFirstFrame(ds: DataSet, pixel: Element, frames: number): Uint8Array {
+function encapsulatedFrame(ds: DataSet, pixel: Element, frames: number, index: number): Uint8Array {
   const fragments = pixel.fragments ?? [];
   if (fragments.length === 0) throw new PixelError('no fragments');
-  if (pixel.basicOffsetTable && pixel.basicOffsetTable.length > 0) return dicomParser.readEncapsulatedImageFrame(ds, pixel, 0);
-  // Without an offset table: one frame is all fragments; of several, the first fragment is the first frame's start.
-  return frames <= 1 ? dicomParser.readEncapsulatedPixelDataFromFragments(ds, pixel, 0, fragments.length) : dicomParser.readEncapsulatedPixelDataFromFragments(ds, pixel, 0, 1);
+  if (pixel.basicOffsetTable && pixel.basicOffsetTable.length > 0) return dicomParser.readEncapsulatedImageFrame(ds, pixel, index);
+  // Without an offset table: one frame is all fragments; of several, one fragment a frame (the first frame's start,
+  // at least, when there are more fragments than frames).
+  if (frames <= 1) return dicomParser.readEncapsulatedPixelDataFromFragments(ds, pixel, 0, fragments.length);
+  if (index > 0 && fragments.length !== frames) throw new PixelError('frames without an offset table');
+  return dicomParser.readEncapsulatedPixelDataFromFragments(ds, pixel, index, 1);
 }
 
-function nativeFrame(file: Uint8Array, pixel: Element, syntax: string, f: FrameInfo): ArrayLike<number> {
+function nativeFrame(file: Uint8Array, pixel: Element, syntax: string, f: FrameInfo, index: number): ArrayLike<number> {
   const count = f.width * f.height * f.spp;
-  const data = file.subarray(pixel.dataOffset, pixel.dataOffset + pixel.length);
   if (f.bitsAllocated === 1) {
-    if (data.length * 8 < count) throw new PixelError('pixel data too short');
+    // 1-bit frames follow one another bit by bit (PS3.5 8.1.1), not byte by byte.
+    const all = file.subarray(pixel.dataOffset, pixel.dataOffset + pixel.length);
+    const first = index * count;
+    if (all.length * 8 < first + count) throw new PixelError('pixel data too short');
     const out = new Uint8Array(count);
-    for (let i = 0; i < count; i++) out[i] = (data[i >> 3]! >> (i & 7)) & 1;
+    for (let i = 0; i < count; i++) out[i] = (all[(first + i) >> 3]! >> ((first + i) & 7)) & 1;
     return out;
   }
   const bytes = f.bitsAllocated / 8;
+  const data = file.subarray(pixel.dataOffset + index * count * bytes, pixel.dataOffset + pixel.length);
   if (data.length < count * bytes) throw new PixelError('pixel data too short');
   const little = syntax !== T.bigEndian;
   const view = new DataView(data.buffer, data.byteOffset, count * bytes);

@@ -1,5 +1,6 @@
 import { naturalWindow, windowRange } from '../../contract/dicom/window';
-import { decodeFirstFrame, type Frame } from './pixels';
+import jpeg from 'jpeg-js';
+import { decodeFirstFrame, decodeFrame, type Frame } from './pixels';
 import { encodePng } from '../http/png';
 
 /** Previews are at most this many pixels on their longer side (thumbnails of the drawer, key-image strip, shares). */
@@ -13,8 +14,26 @@ export const PREVIEW_MAX = 256;
 export async function renderPreview(file: Uint8Array): Promise<Buffer> {
   const frame = await decodeFirstFrame(file);
   const { channels, pixels } = display(frame);
-  const scaled = shrink(pixels, frame.width, frame.height, channels);
+  const scaled = shrink(pixels, frame.width, frame.height, channels, PREVIEW_MAX);
   return encodePng(scaled.width, scaled.height, channels, scaled.pixels);
+}
+
+/**
+ * Frame `index` (from 0) drawn by the same rule as the preview, at most `max` pixels on its longer side (its own
+ * size without), as PNG or JPEG (DICOMweb's rendered resources).
+ */
+export async function renderFrame(file: Uint8Array, index: number, opts: { max?: number; format: 'png' | 'jpeg'; quality?: number }): Promise<Buffer> {
+  const frame = await decodeFrame(file, index);
+  const { channels, pixels } = display(frame);
+  const scaled = shrink(pixels, frame.width, frame.height, channels, opts.max ?? Infinity);
+  if (opts.format === 'png') return encodePng(scaled.width, scaled.height, channels, scaled.pixels);
+  const count = scaled.width * scaled.height;
+  const rgba = new Uint8Array(count * 4);
+  for (let i = 0; i < count; i++) {
+    for (let c = 0; c < 3; c++) rgba[i * 4 + c] = scaled.pixels[i * channels + (channels === 3 ? c : 0)]!;
+    rgba[i * 4 + 3] = 255;
+  }
+  return jpeg.encode({ data: rgba, width: scaled.width, height: scaled.height }, opts.quality ?? 90).data;
 }
 
 export function display(frame: Frame): { channels: 1 | 3; pixels: Uint8Array } {
@@ -52,8 +71,8 @@ export function display(frame: Frame): { channels: 1 | 3; pixels: Uint8Array } {
   return { channels: 1, pixels: out };
 }
 
-function shrink(pixels: Uint8Array, width: number, height: number, channels: number): { width: number; height: number; pixels: Uint8Array } {
-  const factor = Math.max(width, height) / PREVIEW_MAX;
+function shrink(pixels: Uint8Array, width: number, height: number, channels: number, max: number): { width: number; height: number; pixels: Uint8Array } {
+  const factor = Math.max(width, height) / max;
   if (factor <= 1) return { width, height, pixels };
   const w = Math.max(1, Math.round(width / factor));
   const h = Math.max(1, Math.round(height / factor));

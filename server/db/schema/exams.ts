@@ -129,6 +129,11 @@ export const exams = pgTable('exams', {
   // The worklist's `like` on accession number and patient id (a fragment of 3 characters or more).
   index('exams_accession_trgm').using('gin', sql`${t.accessionNumber} gin_trgm_ops`),
   index('exams_patient_id_trgm').using('gin', sql`${t.patientId} gin_trgm_ops`),
+  // DICOMweb and DIMSE queries (server/dicom/query.ts): the studies that exist as images, newest first (read
+  // backwards), and a study found by its Study Instance UID (also how a received file finds its exam).
+  // It carries the modality and the name after the order, so those matches are read from the index alone.
+  index('exams_dicom_studies_idx').on(t.examTime, t.id, t.bucketId, t.modality, t.patientName).where(sql`${t.deletedTime} is null and ${t.storeUid} is not null and ${t.hasImage}`),
+  index('exams_store_uid_idx').on(t.storeUid, t.bucketId).where(sql`${t.deletedTime} is null`),
 ]);
 
 /** One stored DICOM file, indexed from its header; unique per exam by SOP instance UID so a re-sent file is a no-op. */
@@ -155,6 +160,9 @@ export const dicomInstances = pgTable('dicom_instances', {
 }, (t) => [
   uniqueIndex('dicom_instances_exam_sop_uq').on(t.examId, t.sopInstanceUid),
   index('dicom_instances_exam_series_idx').on(t.examId, t.seriesInstanceUid, t.instanceNumber),
+  // Series and image queries by UID across studies (server/dicom/query.ts).
+  index('dicom_instances_series_uid_idx').on(t.seriesInstanceUid),
+  index('dicom_instances_sop_uid_idx').on(t.sopInstanceUid),
 ]);
 
 /** The current zip of an exam's files; its state is the study-package machine's (machines/studyPackage.ts). */

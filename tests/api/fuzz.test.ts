@@ -250,4 +250,5 @@ it('answers every route with a catalogue code and never a 5xx, whatever the inpu
   }
   console.info(`fuzzed ${fuzzed.length} routes × ${RUNS_PER_ROUTE} runs in ${Date.now() - started} ms (seed ${SEED}), statuses ${JSON.stringify(STATS)}`);
   expect(failures).toEqual([]);
-}, 120_000);
+  // The route count grows with every area (DICOMweb added 17): the limit is for a hung request, not a speed.
+}, 300_000);

@@ -278,8 +278,9 @@ const STATES: readonly State[] = [
     name: 'consultations, nothing found',
     reach: async (page) => {
       await page.goto('/consultations');
-      await expect(page.getByTestId('consultation-table')).toBeVisible();
+      await expect(page.locator('[data-testid=consultation-table] tbody tr').first()).toBeVisible();
       await page.keyboard.press('/');
+      await expect(page.locator('input[type=search]')).toBeFocused();
       await page.keyboard.type('nobody-by-this-name');
       await expect(page.getByTestId('consultation-empty')).toBeVisible();
     },
@@ -288,8 +289,9 @@ const STATES: readonly State[] = [
     name: 'orders, nothing found',
     reach: async (page) => {
       await page.goto('/orders');
-      await expect(page.getByTestId('order-table')).toBeVisible();
+      await expect(page.locator('[data-testid=order-table] tbody tr').first()).toBeVisible();
       await page.keyboard.press('/');
+      await expect(page.locator('input[type=search]')).toBeFocused();
       await page.keyboard.type('nobody-by-this-name');
       await expect(page.getByTestId('order-empty')).toBeVisible();
     },

@@ -367,33 +367,36 @@ function TreeWorkspace({ choice, choices, onSwitch }: { choice: TreeChoice; choi
       <div className="flex min-h-0 flex-1 flex-col" data-templates>
         <header className="flex flex-wrap items-center gap-3 border-b border-line bg-surface px-4 py-2">
           <h1 className="text-base font-semibold">{t('templates.page.title')}</h1>
-          <div role="tablist" aria-label={t('templates.page.trees')} className="flex items-center gap-1">
-            {orgChoices.length > 0 && (
-              orgChoices.length === 1 ? (
+          {/* Several organisations are one list box beside the tabs, never inside the tab list: a tab list holds tabs only
+              (axe's aria-required-children), and none is drawn when there is no tab. */}
+          {orgChoices.length > 1 && (
+            <label className="flex items-center gap-2 text-sm">
+              <span className="text-fg-muted">{t('templates.page.organisation')}</span>
+              <select
+                className="input w-auto"
+                value={choice.kind === 'bucket' ? choice.key : ''}
+                onChange={(e) => e.target.value && switchTree(e.target.value)}
+                data-testid="templates-organisation"
+              >
+                {choice.kind !== 'bucket' && <option value="">—</option>}
+                {orgChoices.map((c) => <option key={c.key} value={c.key}>{c.label}</option>)}
+              </select>
+            </label>
+          )}
+          {(orgChoices.length === 1 || groupChoices.length > 0) && (
+            <div role="tablist" aria-label={t('templates.page.trees')} className="flex items-center gap-1">
+              {orgChoices.length === 1 && (
                 <button type="button" role="tab" aria-selected={choice.kind === 'bucket'} className={`btn ${choice.kind === 'bucket' ? 'btn-primary' : ''}`} onClick={() => switchTree(orgChoices[0]!.key)}>
                   {orgChoices[0]!.label}
                 </button>
-              ) : (
-                <label className="flex items-center gap-2 text-sm">
-                  <span className="text-fg-muted">{t('templates.page.organisation')}</span>
-                  <select
-                    className="input w-auto"
-                    value={choice.kind === 'bucket' ? choice.key : ''}
-                    onChange={(e) => e.target.value && switchTree(e.target.value)}
-                    data-testid="templates-organisation"
-                  >
-                    {choice.kind !== 'bucket' && <option value="">—</option>}
-                    {orgChoices.map((c) => <option key={c.key} value={c.key}>{c.label}</option>)}
-                  </select>
-                </label>
-              )
-            )}
-            {groupChoices.map((c) => (
-              <button key={c.key} type="button" role="tab" aria-selected={choice.key === c.key} className={`btn ${choice.key === c.key ? 'btn-primary' : ''}`} onClick={() => switchTree(c.key)} data-testid="templates-group-tab">
-                {t('templates.page.groupTab', { name: c.label })}
-              </button>
-            ))}
-          </div>
+              )}
+              {groupChoices.map((c) => (
+                <button key={c.key} type="button" role="tab" aria-selected={choice.key === c.key} className={`btn ${choice.key === c.key ? 'btn-primary' : ''}`} onClick={() => switchTree(c.key)} data-testid="templates-group-tab">
+                  {t('templates.page.groupTab', { name: c.label })}
+                </button>
+              ))}
+            </div>
+          )}
           {!choice.canWrite && <span className="text-xs text-fg-muted">{t('templates.page.readOnly')}</span>}
           <div className="ml-auto flex items-center gap-2">
             <button type="button" className="btn" disabled={!roots || !choice.canWrite} onClick={() => startNew(false)}>{t('templates.actions.newTemplate')}</button>

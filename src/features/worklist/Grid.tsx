@@ -130,20 +130,21 @@ export function Grid(props: GridProps) {
   }, [cache, version, first, last]);
 
   const env = useMemo<CellEnv>(() => ({ t, now }), [t, now]);
+  const language = i18n.language;
   const columns = useMemo(
     () =>
       COLUMN_SPECS.map((spec) =>
         helper.display({
           id: spec.id,
           header: () => t(spec.header as never),
-          size: spec.size,
+          size: spec.sizes?.[language as 'en' | 'tib'] ?? spec.size,
           minSize: spec.minSize ?? 32,
           maxSize: 600,
           enableHiding: !spec.fixed,
           cell: (info) => spec.render(info.row.original, env),
         }),
       ),
-    [t, env],
+    [t, env, language],
   );
 
   const columnVisibility = useMemo(() => Object.fromEntries(prefs.hidden.map((id) => [id, false])), [prefs.hidden]);

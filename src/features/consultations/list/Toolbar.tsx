@@ -38,7 +38,7 @@ export function Toolbar({ view, organisations, onView }: {
           aria-label={t('consultations.list.to')} onChange={(e) => onView({ ...view, to: e.target.value })} />
       </div>
       {organisations.length > 0 && (['appliedBucketId', 'targetBucketId'] as const).filter(hasField).map((field) => (
-        <select key={field} aria-label={t(`consultations.list.${field}`)} className="input h-7 w-auto max-w-40 py-0 pr-6 text-[13px]" value={view[field] ?? ''}
+        <select key={field} aria-label={t(`consultations.list.${field}`)} className="input h-7 w-auto max-w-60 py-0 pr-6 text-[13px]" value={view[field] ?? ''}
           data-filter={field} onChange={(e) => onView({ ...view, [field]: e.target.value ? Number(e.target.value) : null })}>
           <option value="">{t(`consultations.list.any.${field}`)}</option>
           {organisations.map((o) => <option key={o.id} value={o.id}>{o.name}</option>)}

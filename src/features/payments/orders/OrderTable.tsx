@@ -24,15 +24,17 @@ export function OrderTable({ rows, stale, active, rowRefs, onFocusRow, onOpen }:
   return (
     <table className={`w-full table-fixed border-separate border-spacing-0 text-[13px] ${stale ? 'opacity-60' : ''}`} aria-busy={stale || undefined} data-testid="order-table">
       <caption className="sr-only">{t('payments.orders.caption')}</caption>
+      {/* Sized to the longest label of the three languages (a Tibetan payment badge, "WeChat Pay" in Tibetan): the two
+          organisations share what is left, cut with their title. */}
       <colgroup>
-        <col className="w-40" />
+        <col className="w-32" />
         <col className="w-24" />
         <col className="w-32" />
         <col />
         <col />
         <col className="w-24" />
-        <col className="w-24" />
         <col className="w-28" />
+        <col className="w-36" />
         <col className="w-36" />
         <col className="w-36" />
       </colgroup>
@@ -60,12 +62,12 @@ export function OrderTable({ rows, stale, active, rowRefs, onFocusRow, onOpen }:
           >
             <td className={`${td} font-mono text-xs tabular-nums`}>{row.requestNo}</td>
             <td className={`${td} truncate font-medium`} title={patientNameText(row.patientName)}>{patientNameText(row.patientName)}</td>
-            <td className={`${td} truncate`}>{t(`payments.common.type.${row.type}`)}</td>
+            <td className={`${td} truncate`} title={t(`payments.common.type.${row.type}`)}>{t(`payments.common.type.${row.type}`)}</td>
             <td className={`${td} truncate`} title={row.fromBucketName}>{row.fromBucketName}</td>
             <td className={`${td} truncate`} title={row.toBucketName}>{row.toBucketName}</td>
             <td className={`${td} text-right tabular-nums`}>{yuan(t, row.amountFen)}</td>
             <td className={td}><PaymentBadge status={row.paymentStatus} /></td>
-            <td className={`${td} truncate text-fg-muted`}>{row.channel ? t(`payments.common.channel.${row.channel}`) : '—'}</td>
+            <td className={`${td} truncate text-fg-muted`} title={row.channel ? t(`payments.common.channel.${row.channel}`) : undefined}>{row.channel ? t(`payments.common.channel.${row.channel}`) : '—'}</td>
             <td className={td}><ProgressBadge progress={row.progress} /></td>
             <td className={`${td} tabular-nums`}>{formatDateTime(row.created)}</td>
           </tr>

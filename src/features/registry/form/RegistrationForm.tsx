@@ -101,7 +101,7 @@ export function RegistrationForm({ draft, errors, setup, bucketId, busy, onChang
             <div className="flex gap-1">
               <input id={id} aria-describedby={describedBy} className="input h-8 w-full tabular-nums" inputMode="numeric" value={draft.age}
                 aria-invalid={errors.age ? true : undefined} onChange={(e) => set('age', e.target.value)} />
-              <select aria-label={t('registry.fields.ageUnit')} className="input h-8 w-16 py-0" value={draft.ageUnit} onChange={(e) => set('ageUnit', e.target.value)}>
+              <select aria-label={t('registry.fields.ageUnit')} className="input h-8 w-auto shrink-0 py-0" value={draft.ageUnit} onChange={(e) => set('ageUnit', e.target.value)}>
                 {AGE_UNITS.map((u) => <option key={u} value={u}>{t(`registry.ageUnits.${u}`)}</option>)}
               </select>
             </div>

@@ -67,7 +67,7 @@ export function Toolbar({ desks, bucketId, day, today, scope, status, text, sear
         {REGISTRATION_STATUSES.map((s) => <option key={s} value={s}>{t(`registry.status.${s}`)}</option>)}
       </select>
       <label htmlFor={`${ids}-search`} className="sr-only">{t('registry.list.search')}</label>
-      <input id={`${ids}-search`} ref={searchRef} type="search" className="input h-7 w-44 text-[13px]" placeholder={`${t('registry.list.search')} (/)`} value={text}
+      <input id={`${ids}-search`} ref={searchRef} type="search" className="input h-7 w-44 min-w-44 flex-1 text-[13px]" placeholder={`${t('registry.list.search')} (/)`} value={text}
         onChange={(e) => onText(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === 'Escape' && text) {

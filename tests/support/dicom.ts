@@ -4,7 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The shared DICOM samples (read in place, never copied into the repository) and byte-level helpers to vary them. */
-export const SAMPLES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/dicom-samples');
+// DICOM_SAMPLES_DIR: for a checkout that is not next to shared/ (a git worktree elsewhere).
+export const SAMPLES_DIR = process.env.DICOM_SAMPLES_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/dicom-samples');
 export const SINGLE_SAMPLES = ['CT_small.dcm', 'MR_small.dcm', 'JPGExtended.dcm', 'SC_rgb_rle_2frame.dcm', 'chrX1.dcm'] as const;
 export const CT_SERIES = readdirSync(path.join(SAMPLES_DIR, 'ct-series')).filter((f) => f.endsWith('.dcm')).sort().map((f) => `ct-series/${f}`);
 

@@ -30,6 +30,8 @@ export interface TestServer {
   clock: TestClock;
   ids: DemoIds;
   storage: Storage;
+  /** What the app was built with: for tests that call a server function directly (server/dicom/receive.ts). */
+  deps: Deps;
   close(): Promise<void>;
   /** Signs in a demo account and returns its bearer token. */
   login(username: DemoUsername | string, password?: string): Promise<string>;
@@ -50,10 +52,11 @@ export async function startServer(opts: { exams?: number; tokenTtlSeconds?: numb
   // Files go to a fresh temporary folder (removed on close) unless the test brings its own storage.
   const filesDir = mkdtempSync(path.join(tmpdir(), 'rad-files-'));
   const storage = opts.storage?.(clock) ?? createLocalStorage({ root: filesDir, signer: createSigner(randomBytes(16).toString('hex')), clock });
-  const app = await buildApp({
+  const deps: Deps = {
     db: db.db, dbKind: db.kind, clock, storage, tokens: createTokens('test-secret-' + randomBytes(8).toString('hex'), opts.tokenTtlSeconds ?? 3600),
     config: { tokenTtlSeconds: opts.tokenTtlSeconds ?? 3600, scryptCost, dataDir: '/tmp', clientDir: '/nonexistent', databaseUrl, ...opts.config }, sms: opts.sms,
-  }, { trustProxy: opts.trustProxy, logger: opts.logger });
+  };
+  const app = await buildApp(deps, { trustProxy: opts.trustProxy, logger: opts.logger });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -76,7 +79,7 @@ export async function startServer(opts: { exams?: number; tokenTtlSeconds?: numb
   };
 
   return {
-    app, url, db, clock, ids, storage, request,
+    app, url, db, clock, ids, storage, deps, request,
     async login(username, password = DEMO_PASSWORD) {
       const res = await request('POST', 'accounts/login', { body: { username, password } });
       if (res.status !== 200) throw new Error(`login ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);

@@ -136,6 +136,15 @@ class RadScp extends Scp {
   private bucketId: number | null = null;
   private callingAe = '';
   private readonly received = new WeakMap<object, Collector>();
+  /** The transfer syntax of the presentation context the request being handled came on (dcmjs-dimse knows, and says only here). */
+  private contextSyntax = '1.2.840.10008.1.2';
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the library's internal dispatch, not in its types
+  _performDimse(context: PresentationContext, command: any): void {
+    this.contextSyntax = context.getAcceptedTransferSyntaxUid() ?? '1.2.840.10008.1.2';
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+    (Scp.prototype as any)._performDimse.call(this, context, command);
+  }
 
   override associationRequested(association: Association): void {
     void this.ctx.track(this.decide(association)).catch((err: Error) => {
@@ -262,7 +271,7 @@ class RadScp extends Scp {
     if (bucketId === null) { fail(Status.ProcessingFailure); return; }
     if (request.getAffectedSopClassUid() !== SopClass.ModalityWorklistInformationModelFind) { fail(Status.SopClassNotSupported); return; }
     record.services.add('mwl-find');
-    void this.ctx.track(this.ctx.svc.worklist(bucketId, request.getDataset())).then((items) => {
+    void this.ctx.track(this.ctx.svc.worklist(bucketId, request.getDataset(), this.contextSyntax)).then((items) => {
       record.found += items.length;
       const responses = items.map((item) => {
         const r = CFindResponse.fromRequest(request);

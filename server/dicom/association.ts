@@ -53,7 +53,11 @@ export class AssociationRecord {
     this.opening = this.deps.db.insert(dicomAssociations).values({
       started: this.started, callingAe: callingAe.slice(0, 16), calledAe: calledAe.slice(0, 16), peer: this.peer.slice(0, 64), bucketId, outcome,
       errors: this.errors,
-    }).returning({ id: dicomAssociations.id }).then(([row]) => { this.id = row?.id ?? null; });
+    }).returning({ id: dicomAssociations.id }).then(async ([row]) => {
+      this.id = row?.id ?? null;
+      // The connection may have gone while the row was being written (or before the request was decided).
+      if (this.ended) await this.writeEnd();
+    });
     return this.opening;
   }
 
@@ -61,8 +65,17 @@ export class AssociationRecord {
   async close(): Promise<void> {
     if (this.ended) return;
     this.ended = true;
-    await this.opening?.catch(() => undefined);
-    if (this.id === null) return;
+    // Not opened yet: open() writes the end when its row is in.
+    if (!this.opening) return;
+    await this.opening.catch(() => undefined);
+    await this.writeEnd();
+  }
+
+  private wrote = false;
+
+  private async writeEnd(): Promise<void> {
+    if (this.id === null || this.wrote) return;
+    this.wrote = true;
     await this.deps.db.update(dicomAssociations).set({
       ended: this.deps.clock.now(), outcome: this.outcome, services: [...this.services], stored: this.stored, failed: this.failed,
       found: this.found, errors: this.errors, durationMs: Math.round(performance.now() - this.startedMs),

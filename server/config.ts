@@ -30,6 +30,16 @@ export interface Config {
   wechatPay: WechatPayConfig | null;
   /** PUBLIC_ORIGIN: the origin the outside world reaches this server at (payment notify URLs); null = the request's own. */
   publicOrigin: string | null;
+  /** DICOM_PORT, DICOM_AE_TITLE, DICOM_TLS_CERT, DICOM_TLS_KEY: the DICOM listener (server/dicom); null = off (DICOM_PORT=0). */
+  dicom: DicomConfig | null;
+}
+
+export interface DicomConfig {
+  port: number;
+  /** The listener's own AE title: an association calling any other is refused. */
+  aeTitle: string;
+  /** PEM certificate and key, read at start; null = plain TCP. */
+  tls: { cert: string; key: string } | null;
 }
 
 /** A WeChat Pay merchant's settings, keys already read from their files. */
@@ -77,7 +87,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     livekit: liveKit(env),
     wechatPay: wechatPay(env),
     publicOrigin: publicOrigin(env),
+    dicom: dicom(env),
   };
+}
+
+/**
+ * The DICOM listener: on port 11112 unless DICOM_PORT says otherwise (0 turns it off). An AE title is 1-16 characters
+ * of the default repertoire without backslash; upper-case by convention, and so are the devices' (contract).
+ * TLS needs both files; one without the other would listen in clear while the admin believes otherwise.
+ */
+export function dicom(env: NodeJS.ProcessEnv): DicomConfig | null {
+  const port = integer(env, 'DICOM_PORT', 11112, 0, 65535);
+  if (port === 0) return null;
+  const aeTitle = (env.DICOM_AE_TITLE?.trim() || 'RADWS');
+  if (!/^[A-Z0-9 _.-]{1,16}$/.test(aeTitle)) throw new Error(`DICOM_AE_TITLE=${aeTitle}: expected 1 to 16 upper-case letters, digits, space, dash, underscore or dot`);
+  const certFile = env.DICOM_TLS_CERT?.trim() ?? '';
+  const keyFile = env.DICOM_TLS_KEY?.trim() ?? '';
+  if (!certFile && !keyFile) return { port, aeTitle, tls: null };
+  if (!certFile || !keyFile) throw new Error('DICOM_TLS_CERT and DICOM_TLS_KEY go together: set both or neither');
+  const read = (name: string, file: string) => {
+    try { return readFileSync(path.resolve(file), 'utf8'); } catch (err) { throw new Error(`${name}=${file}: cannot read the file (${(err as Error).message})`, { cause: err }); }
+  };
+  return { port, aeTitle, tls: { cert: read('DICOM_TLS_CERT', certFile), key: read('DICOM_TLS_KEY', keyFile) } };
 }
 
 /** Video is optional: all three LiveKit settings or none; some without the others would fail only at the first call. */

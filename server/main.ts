@@ -2,7 +2,8 @@ import { buildApp } from './app';
 import { createTokens } from './auth/tokens';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
-import { systemClock } from './deps';
+import { systemClock, type Deps } from './deps';
+import { startDicomListener } from './dicom/listener';
 import { tuneHeap } from './heap';
 import { seedDemoIfEmpty } from './seed/demo';
 import { storageFromEnv } from './storage';
@@ -13,17 +14,24 @@ const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 const storage = storageFromEnv(process.env, { dataDir: config.dataDir, secret: config.tokenSecret, clock: systemClock });
 if (config.seedDemo) await seedDemoIfEmpty(database.db, { scryptCost: config.scryptCost, clock: systemClock, storage });
-const app = await buildApp({
+const deps: Deps = {
   db: database.db, dbKind: database.kind, clock: systemClock,
   tokens: createTokens(config.tokenSecret, config.tokenTtlSeconds), config, storage,
-}, { logger: process.env.LOG !== '0', serveClient: true, trustProxy: config.trustProxy, requestTimeoutMs: config.requestTimeoutMs });
+};
+const app = await buildApp(deps, { logger: process.env.LOG !== '0', serveClient: true, trustProxy: config.trustProxy, requestTimeoutMs: config.requestTimeoutMs });
 await app.listen({ port: config.port, host: config.host });
 const ms = Math.round(performance.now() - started);
 app.log.info(`listening on http://localhost:${config.port} (${database.kind}) after ${ms} ms`);
+// The DICOM listener (server/dicom/listener.ts): DICOM_PORT, 0 = off. Its state is all in the database, so several
+// processes may each listen behind a TCP balancer.
+const dicom = config.dicom
+  ? await startDicomListener(deps, { port: config.dicom.port, host: config.host, aeTitle: config.dicom.aeTitle, tls: config.dicom.tls, log: app.log })
+  : null;
 if (process.send) process.send({ ready: true, ms });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
+    await dicom?.close();
     await app.close();
     await database.close();
     process.exit(0);

@@ -64,13 +64,16 @@ const cut = (v: string | null | undefined, max: number) => (v ? v.slice(0, max) 
 
 /**
  * The exam the study's files land on: in the organisation, not deleted; one whose study is this one first, then a
- * registry line (or exam) with the same accession number — the newest — when the file carries one.
+ * registry line given this Study Instance UID at registration (the Modality Worklist handed it out), then one (a line
+ * or an exam) with the same accession number — the newest — when the file carries one.
  */
 async function findExam(deps: Pick<Deps, 'db'>, bucketId: number, h: DicomHeader): Promise<ExamRow | null> {
   const byAccession = h.accessionNumber ? eq(exams.accessionNumber, h.accessionNumber) : sql`false`;
   const [found] = await deps.db.select().from(exams)
-    .where(and(eq(exams.bucketId, bucketId), isNull(exams.deletedTime), or(eq(exams.storeUid, h.studyInstanceUid), byAccession)))
-    .orderBy(sql`(${exams.storeUid} = ${h.studyInstanceUid}) is true desc`, sql`(${exams.registrationId} is not null) desc`, desc(exams.id))
+    .where(and(eq(exams.bucketId, bucketId), isNull(exams.deletedTime),
+      or(eq(exams.storeUid, h.studyInstanceUid), eq(exams.scheduledStudyUid, h.studyInstanceUid), byAccession)))
+    .orderBy(sql`(${exams.storeUid} = ${h.studyInstanceUid}) is true desc`, sql`(${exams.scheduledStudyUid} = ${h.studyInstanceUid}) is true desc`,
+      sql`(${exams.registrationId} is not null) desc`, desc(exams.id))
     .limit(1);
   return found ?? null;
 }

@@ -5,6 +5,7 @@ import { initialStatus } from '../../machines/registration';
 import type { Db } from '../db/client';
 import { exams, registrations } from '../db/schema';
 import { ApiError } from '../http/errors';
+import { newStudyUid } from '../dicom/uid';
 import type { RegistryDesk } from './access';
 import { presentLine, selectLines } from './present';
 import { visitAge, type CheckedLine, type PatientInput } from './rules';
@@ -55,6 +56,8 @@ export async function insertLines(tx: Db, desk: RegistryDesk, registration: { id
   if (lines.length === 0) return [];
   const inserted = await tx.insert(exams).values(lines.map((line) => ({
     bucketId: desk.bucketId, registrationId: registration.id, orderId: registration.orderId, ...patient, ...lineColumns(line, desk.timeZone, now), created: now,
+    // The Study Instance UID the Modality Worklist hands the modality, so its images come back to this line (server/dicom).
+    scheduledStudyUid: newStudyUid(),
   }))).returning({ id: exams.id });
   const day = dayIn(now, desk.timeZone).replaceAll('-', '');
   for (const { id } of inserted) {

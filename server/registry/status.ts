@@ -170,3 +170,37 @@ export async function deleteLine(deps: Deps, access: Access, examId: number, ver
   });
   return { deleted: true, registrationId: found.registrationId! };
 }
+
+/**
+ * A line's event sent by a modality (MPPS over the DICOM listener, server/dicom/mpps.ts): no account and no version
+ * read, so the registration is locked as it is; the machine decides as for every other action, and a refusal is
+ * traced too. Answers where the line went, or that the machine refused (with the status it was in).
+ */
+export async function deviceEvent(deps: Deps, examId: number, bucketId: number, event: RegistrationEvent, source: Record<string, unknown>):
+  Promise<{ ok: boolean; status: RegistrationStatus | null }> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const [exam] = await tx.select().from(exams).where(and(eq(exams.id, examId), eq(exams.bucketId, bucketId), liveLine));
+    if (!exam) return { ok: false, status: null };
+    await tx.select({ id: registrations.id }).from(registrations).where(eq(registrations.id, exam.registrationId!)).for('update');
+    const [line] = await tx.select().from(exams).where(eq(exams.id, examId));
+    const before = contextOf(line!).status;
+    const after = applyEvent(contextOf(line!), event);
+    if (!after) {
+      await recordAudit(tx, {
+        at: now, actorId: null, bucketId, area: 'registry', action: `${event.type}-refused`, objectType: 'exam', objectId: examId,
+        before: { status: before }, after: { ...source },
+      });
+      return { ok: false, status: before };
+    }
+    await tx.update(exams).set(moved(line!, after)).where(eq(exams.id, examId));
+    await bumpVersion(tx, exam.registrationId!);
+    await recordAudit(tx, {
+      at: now, actorId: null, bucketId, area: 'registry', action: event.type, objectType: 'exam', objectId: examId,
+      before: { status: before, arrivedTime: line!.arrivedTime?.toISOString() ?? null },
+      after: { status: after.status, arrivedTime: after.arrivedTime === null ? null : new Date(after.arrivedTime).toISOString(), ...source },
+    });
+    if (event.type === 'cancel') await leaveQueue(tx, line!, { now, actorId: null });
+    return { ok: true, status: after.status };
+  });
+}

@@ -14,6 +14,7 @@ import { createLocalStorage } from '../../server/storage/local';
 import { createSigner } from '../../server/storage/signer';
 import type { Storage } from '../../server/storage/types';
 import type { SmsSender } from '../../server/accounts/sms';
+import { startDicomListener, type DicomListener } from '../../server/dicom/listener';
 
 /** A clock tests can move: token expiry, rate-limit windows, 30-day recovery, repack-once-an-hour. */
 export class TestClock implements Clock {
@@ -32,6 +33,8 @@ export interface TestServer {
   storage: Storage;
   /** What the app was built with: for tests that call a server function directly (server/dicom/receive.ts). */
   deps: Deps;
+  /** The DICOM listener, when asked for (`dicom`): on loopback, a free port, AE title RADWS unless given. */
+  dicom: DicomListener | null;
   close(): Promise<void>;
   /** Signs in a demo account and returns its bearer token. */
   login(username: DemoUsername | string, password?: string): Promise<string>;
@@ -44,7 +47,7 @@ export interface TestServer {
  * PostgreSQL database when DATABASE_URL is set (dropped again on close). Demo data is seeded
  * with a cheap password hash so each test file starts in about a second.
  */
-export async function startServer(opts: { exams?: number; tokenTtlSeconds?: number; storage?: (clock: TestClock) => Storage; trustProxy?: TrustProxy; sms?: SmsSender; config?: Partial<Deps['config']>; logger?: FastifyServerOptions['logger'] } = {}): Promise<TestServer> {
+export async function startServer(opts: { exams?: number; tokenTtlSeconds?: number; storage?: (clock: TestClock) => Storage; trustProxy?: TrustProxy; sms?: SmsSender; config?: Partial<Deps['config']>; logger?: FastifyServerOptions['logger']; dicom?: boolean | { aeTitle: string } } = {}): Promise<TestServer> {
   const clock = new TestClock();
   const { database: db, databaseUrl, dispose } = await freshDatabase();
   const scryptCost = 1024;
@@ -60,6 +63,9 @@ export async function startServer(opts: { exams?: number; tokenTtlSeconds?: numb
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const dicom = opts.dicom
+    ? await startDicomListener(deps, { port: 0, host: '127.0.0.1', aeTitle: typeof opts.dicom === 'object' ? opts.dicom.aeTitle : 'RADWS' })
+    : null;
 
   const request: TestServer['request'] = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
@@ -79,13 +85,14 @@ export async function startServer(opts: { exams?: number; tokenTtlSeconds?: numb
   };
 
   return {
-    app, url, db, clock, ids, storage, deps, request,
+    app, url, db, clock, ids, storage, deps, dicom, request,
     async login(username, password = DEMO_PASSWORD) {
       const res = await request('POST', 'accounts/login', { body: { username, password } });
       if (res.status !== 200) throw new Error(`login ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.accessToken as string;
     },
     async close() {
+      await dicom?.close();
       await app.close();
       await dispose();
       rmSync(filesDir, { recursive: true, force: true });

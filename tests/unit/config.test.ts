@@ -22,6 +22,16 @@ describe('loadConfig', () => {
     });
   });
 
+  it('starts the DICOM listener on 11112 as RADWS unless told otherwise, and refuses bad DICOM settings at start', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).dicom).toEqual({ port: 11112, aeTitle: 'RADWS', tls: null });
+    expect(loadConfig({ DATA_DIR: dataDir(), DICOM_PORT: '0' }).dicom).toBeNull();
+    expect(loadConfig({ DATA_DIR: dataDir(), DICOM_PORT: '4242', DICOM_AE_TITLE: 'PACS_1' }).dicom).toEqual({ port: 4242, aeTitle: 'PACS_1', tls: null });
+    for (const bad of ['-1', 'abc', '70000', '1.5']) expect(() => loadConfig({ DATA_DIR: dataDir(), DICOM_PORT: bad })).toThrow(/DICOM_PORT/);
+    for (const bad of ['lower', 'MUCH_TOO_LONG_AE_TITLE', 'BACK\\SLASH']) expect(() => loadConfig({ DATA_DIR: dataDir(), DICOM_AE_TITLE: bad })).toThrow(/DICOM_AE_TITLE/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), DICOM_TLS_CERT: '/nonexistent.pem' })).toThrow(/DICOM_TLS_CERT and DICOM_TLS_KEY/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), DICOM_TLS_CERT: '/nonexistent.pem', DICOM_TLS_KEY: '/nonexistent.key' })).toThrow(/DICOM_TLS_CERT=/);
+  });
+
   it('reads REQUEST_TIMEOUT_MS (default ten minutes) and refuses a bad one at start', () => {
     expect(loadConfig({ DATA_DIR: dataDir() }).requestTimeoutMs).toBe(600_000);
     expect(loadConfig({ DATA_DIR: dataDir(), REQUEST_TIMEOUT_MS: '30000' }).requestTimeoutMs).toBe(30_000);

@@ -88,6 +88,9 @@ export const devices = pgTable('devices', {
   name: varchar('name', { length: 64 }).notNull(),
   modality: varchar('modality', { length: 8 }).notNull(),
   aeTitle: varchar('ae_title', { length: 16 }),
+  /** Where the device listens for DICOM (C-MOVE destinations, Echo); null when it only sends. */
+  host: varchar('host', { length: 253 }),
+  port: integer('port'),
   room: varchar('room', { length: 64 }),
   sortOrder: integer('sort_order').notNull().default(0),
 }, (t) => [index('devices_bucket_idx').on(t.bucketId, t.sortOrder)]);

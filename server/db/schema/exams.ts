@@ -46,6 +46,11 @@ export const exams = pgTable('exams', {
   urgentFlag: boolean('urgent_flag').notNull().default(false),
   teleMedFlag: boolean('tele_med_flag').notNull().default(false),
   storeUid: varchar('store_uid', { length: 128 }),
+  /**
+   * The Study Instance UID a registry line is given at registration and the Modality Worklist hands the modality
+   * (server/dicom/worklist.ts), so the images it sends come back to this line (server/dicom/receive.ts).
+   */
+  scheduledStudyUid: varchar('scheduled_study_uid', { length: 64 }),
   openPath: varchar('open_path', { length: 512 }),
   hasImage: boolean('has_image').notNull().default(false),
   showVideo: boolean('show_video').notNull().default(false),
@@ -114,6 +119,9 @@ export const exams = pgTable('exams', {
   index('exams_registry_phone_trgm').using('gin', sql`${t.patientPhone} gin_trgm_ops`).where(sql`${t.deletedTime} is null and ${t.registrationId} is not null`),
   index('exams_registry_accession_trgm').using('gin', sql`${t.accessionNumber} gin_trgm_ops`).where(sql`${t.deletedTime} is null and ${t.registrationId} is not null`),
   index('exams_accession_idx').on(t.accessionNumber),
+  // A file from the DICOM listener or STOW-RS finds its exam by study (server/dicom/receive.ts), once per file.
+  index('exams_live_bucket_store_uid_idx').on(t.bucketId, t.storeUid).where(sql`${t.deletedTime} is null and ${t.storeUid} is not null`),
+  index('exams_scheduled_study_uid_idx').on(t.scheduledStudyUid).where(sql`${t.scheduledStudyUid} is not null`),
   // Free-text search with few hits goes from the matching reports to their exams.
   index('exams_report_id_idx').on(t.reportId).where(sql`${t.reportId} is not null`),
   index('exams_deleted_idx').on(t.deletedTime),

@@ -16,3 +16,4 @@ export * from './admin';
 export * from './uploads';
 export * from './workspace';
 export * from './payments';
+export * from './dicom';

@@ -13,6 +13,7 @@ import { LoadState } from '../ui/states';
 import { blurOnEscape, useWrite } from '../ui/useWrite';
 import { CreateAccountDialog } from './CreateAccountDialog';
 import { groupPartsApi } from './groupApi';
+import { MAIN_CONTROL } from '@/lib/mainFocus';
 
 /** Members per page, as the worklist's pages. */
 const PAGE = 20;
@@ -82,7 +83,7 @@ export function GroupMembers({ group }: { group: GroupDetail }) {
               <option value="username">{t('admin.members.username')}</option>
             </select>
             <label htmlFor={`${ids}-find`} className="sr-only">{t('admin.members.find')}</label>
-            <input id={`${ids}-find`} ref={findRef} type="search" className="input h-7 w-44 rounded-l-none text-[13px]" placeholder={`${t('admin.members.find')} (/)`}
+            <input id={`${ids}-find`} ref={findRef} {...MAIN_CONTROL} type="search" className="input h-7 w-44 rounded-l-none text-[13px]" placeholder={`${t('admin.members.find')} (/)`}
               value={typed} onChange={(e) => setTyped(e.target.value)} data-testid="member-find"
               onKeyDown={(e) => { if (e.key === 'Escape') { setTyped(''); e.currentTarget.blur(); } }} />
           </div>

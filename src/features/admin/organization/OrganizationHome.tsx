@@ -9,6 +9,7 @@ import { organizationsApi } from '../api';
 import { Section } from '../ui/AdminFrame';
 import { LoadState } from '../ui/states';
 import { blurOnEscape, useWrite } from '../ui/useWrite';
+import { MAIN_CONTROL } from '@/lib/mainFocus';
 
 /** An organisation's home: what it is, and its members with their levels (its admins add, change and remove them). */
 export function OrganizationHome({ org, onChanged }: { org: Organization; onChanged: () => void }) {
@@ -71,7 +72,7 @@ export function OrganizationHome({ org, onChanged }: { org: Organization; onChan
                     <td className="px-3 py-1.5">{m.name}</td>
                     <td className="px-3 py-1.5 font-mono text-xs">{m.username}</td>
                     <td className="px-3 py-1.5">
-                      <select aria-label={t('admin.members.levelOf', { name: m.name })} className="input h-7 w-auto py-0 pr-6 text-[13px]" value={m.accessLevel} disabled={busy}
+                      <select {...MAIN_CONTROL} aria-label={t('admin.members.levelOf', { name: m.name })} className="input h-7 w-auto py-0 pr-6 text-[13px]" value={m.accessLevel} disabled={busy}
                         onChange={(e) => void run(() => organizationsApi.setMemberLevel(org.id, m.accountId, e.target.value as BucketAccess), t('admin.members.levelChanged', { name: m.name })).then(reload)}>
                         {BUCKET_ACCESS.map((l) => <option key={l} value={l}>{t(`admin.level.${l}`)}</option>)}
                       </select>

@@ -45,12 +45,12 @@ export const memberListCommands: readonly CommandSpec<{ find(): void; invite(): 
   { id: 'admin.members.create', label: 'admin.commands.createAccount', section: lists, scope: 'group', shortcut: 'a', keywords: ['new', '新建', 'account'], when: (c) => c.canInvite, run: (c) => c.create() },
 ];
 
-/** The group settings' sections, in the page's order: the jump list's entries and their keys (Alt+1 … Alt+7). */
+/** The group settings' sections, in the page's order: the jump list's entries and their keys (Shift+1 … Shift+7). */
 export const GROUP_SETTINGS_SECTIONS = ['group-flags-section', 'group-rules', 'group-experts', 'group-consultation-targets', 'group-registry-desks', 'group-notifications', 'colour-rules'] as const;
 export type GroupSettingsSection = (typeof GROUP_SETTINGS_SECTIONS)[number];
 
 /**
- * The group settings tab (scope 'group'): Alt+1 … Alt+7 jump to a section (the flags, the assignment rules, experts,
+ * The group settings tab (scope 'group'): Shift+1 … Shift+7 jump to a section (the flags, the assignment rules, experts,
  * consultation targets, registry desks, notifications, colour rules) and put the keyboard on its first control —
  * the long page is seven stops apart, not twenty-six Tabs.
  */
@@ -59,6 +59,6 @@ export const groupSettingsCommands: readonly CommandSpec<{ jump(section: GroupSe
   label: `admin.commands.jump.${section}`,
   section: 'admin.commands.sections.settings',
   scope: 'group',
-  shortcut: `Alt+Digit${i + 1}`,
+  shortcut: `Shift+Digit${i + 1}`,
   run: (c) => c.jump(section),
 }));

@@ -53,7 +53,7 @@ export function GroupSettings({ group, onChanged }: { group: GroupDetail; onChan
               e.preventDefault();
               jumpTo(section);
             }}>
-            {t(`admin.commands.jump.${section}`)} <kbd className="key-hint">Alt+{i + 1}</kbd>
+            {t(`admin.commands.jump.${section}`)} <kbd className="key-hint">Shift+{i + 1}</kbd>
           </a>
         ))}
       </nav>

@@ -46,7 +46,7 @@ export function GroupSettings({ group, onChanged }: { group: GroupDetail; onChan
   return (
     <>
       <nav aria-label={t('admin.settingsNav.label')} data-testid="settings-jump"
-        className="sticky -top-4 z-20 -mx-4 mb-3 flex flex-wrap gap-1 border-b border-line bg-bg/95 px-4 py-1.5 text-xs backdrop-blur">
+        className="mb-3 flex max-w-4xl flex-wrap gap-1 border-b border-line pb-1.5 text-xs">
         {GROUP_SETTINGS_SECTIONS.map((section, i) => (
           <a key={section} href={`#section-${section}`} className="rounded px-1.5 py-0.5 text-fg-muted hover:bg-sunken hover:text-fg"
             onClick={(e) => {

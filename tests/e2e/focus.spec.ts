@@ -52,8 +52,11 @@ test('a registrar signs in on the name field; Alt+A focuses the new line; the se
 
   // i on the row in hand checks it in; the toast offers Undo (Shift+U), which revokes that step through the API.
   await page.keyboard.press('Escape');
+  await expect(form.getByRole('combobox', { name: /Name/ })).toBeFocused();
   await page.keyboard.press('Alt+KeyL');
+  await expect(page.locator('[data-testid=registry-table] tbody tr:focus')).toHaveCount(1);
   await page.keyboard.press('/');
+  await expect(page.getByRole('searchbox', { name: /Search/ })).toBeFocused();
   await page.keyboard.type(name);
   const row = page.locator(`tr[data-exam-id="${examId}"]`);
   await expect(page.locator('[data-testid=registry-table] tbody tr')).toHaveCount(1);
@@ -158,7 +161,9 @@ test('administration: every organisation tab on a number key, Alt+N a new role, 
   await page.keyboard.press('2');
   await expect(page).toHaveURL(/\/roles$/);
 
-  // Alt+N: the new role's name.
+  // Alt+N: the new role's name (once the roles tab is drawn).
+  await expect(tab('roles')).toBeVisible();
+  await expect(page.getByTestId('role-create')).toBeVisible();
   await page.keyboard.press('Alt+KeyN');
   await expect(page.getByTestId('role-create').getByRole('textbox')).toBeFocused();
   await page.keyboard.press('Escape');

@@ -83,7 +83,7 @@ export function GroupMembers({ group }: { group: GroupDetail }) {
               <option value="username">{t('admin.members.username')}</option>
             </select>
             <label htmlFor={`${ids}-find`} className="sr-only">{t('admin.members.find')}</label>
-            <input id={`${ids}-find`} ref={findRef} {...MAIN_CONTROL} type="search" className="input h-7 w-44 rounded-l-none text-[13px]" placeholder={`${t('admin.members.find')} (/)`}
+            <input id={`${ids}-find`} ref={findRef} type="search" className="input h-7 w-44 rounded-l-none text-[13px]" placeholder={`${t('admin.members.find')} (/)`}
               value={typed} onChange={(e) => setTyped(e.target.value)} data-testid="member-find"
               onKeyDown={(e) => { if (e.key === 'Escape') { setTyped(''); e.currentTarget.blur(); } }} />
           </div>
@@ -103,7 +103,8 @@ export function GroupMembers({ group }: { group: GroupDetail }) {
       )}>
       {!shown ? <LoadState error={list.error} onRetry={reload} /> : (
         <>
-          <table className={`w-full max-w-5xl border-collapse rounded-md border border-line bg-surface text-[13px] ${list.stale ? 'opacity-60' : ''}`} data-testid="member-table">
+          <table className={`w-full max-w-5xl border-collapse rounded-md border border-line bg-surface text-[13px] outline-none focus-visible:outline-2 focus-visible:outline-focus ${list.stale ? 'opacity-60' : ''}`}
+            data-testid="member-table" tabIndex={0} aria-label={t('admin.group.tabs.members')} {...MAIN_CONTROL}>
             <thead>
               <tr className="border-b border-line text-left text-xs text-fg-muted">
                 <th className="px-3 py-2 font-medium">{t('admin.members.name')}</th>

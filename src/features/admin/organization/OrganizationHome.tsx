@@ -56,7 +56,8 @@ export function OrganizationHome({ org, onChanged }: { org: Organization; onChan
             </form>
           )}>
           {!members.data ? <LoadState error={members.error} onRetry={members.reload} /> : (
-            <table className="w-full max-w-5xl border-collapse rounded-md border border-line bg-surface text-[13px]" data-testid="org-member-table">
+            <table className="w-full max-w-5xl border-collapse rounded-md border border-line bg-surface text-[13px] outline-none focus-visible:outline-2 focus-visible:outline-focus"
+              data-testid="org-member-table" tabIndex={0} aria-label={t('admin.group.tabs.members')} {...MAIN_CONTROL}>
               <thead>
                 <tr className="border-b border-line text-left text-xs text-fg-muted">
                   <th className="px-3 py-2 font-medium">{t('admin.members.name')}</th>
@@ -72,7 +73,7 @@ export function OrganizationHome({ org, onChanged }: { org: Organization; onChan
                     <td className="px-3 py-1.5">{m.name}</td>
                     <td className="px-3 py-1.5 font-mono text-xs">{m.username}</td>
                     <td className="px-3 py-1.5">
-                      <select {...MAIN_CONTROL} aria-label={t('admin.members.levelOf', { name: m.name })} className="input h-7 w-auto py-0 pr-6 text-[13px]" value={m.accessLevel} disabled={busy}
+                      <select aria-label={t('admin.members.levelOf', { name: m.name })} className="input h-7 w-auto py-0 pr-6 text-[13px]" value={m.accessLevel} disabled={busy}
                         onChange={(e) => void run(() => organizationsApi.setMemberLevel(org.id, m.accountId, e.target.value as BucketAccess), t('admin.members.levelChanged', { name: m.name })).then(reload)}>
                         {BUCKET_ACCESS.map((l) => <option key={l} value={l}>{t(`admin.level.${l}`)}</option>)}
                       </select>

@@ -155,11 +155,14 @@ test('administration: every organisation tab on a number key, Alt+N a new role, 
   await page.keyboard.press('5');
   await expect(page).toHaveURL(/\/print-templates$/);
   await expect(tab('print-templates')).toBeVisible();
+  await page.keyboard.press('2');
+  await expect(page).toHaveURL(/\/roles$/);
+  await expect(tab('roles')).toBeVisible();
+  await expect(page.getByTestId('role-create')).toBeVisible();
   await page.keyboard.press('6');
   await expect(page).toHaveURL(/\/sample-graphs$/);
   await expect(tab('sample-graphs')).toBeVisible();
-  await page.keyboard.press('2');
-  await expect(page).toHaveURL(/\/roles$/);
+  await page.goto(page.url().replace(/sample-graphs$/, 'roles'));
 
   // Alt+N: the new role's name (once the roles tab is drawn).
   await expect(tab('roles')).toBeVisible();

@@ -9,6 +9,7 @@ import { notFoundRoute, routes, type AppRoute } from './routes';
 import { statusOf, useSessionSelector } from '@/lib/session';
 import { loadAllTexts } from '@/lib/i18n';
 import { loadChunk } from '@/lib/session/chunks';
+import { useMainFocus } from '@/lib/mainFocus';
 
 /**
  * The signed-in frame (navbar, palette, global commands, pollers) is a chunk of its own, shown with the features'
@@ -64,6 +65,8 @@ function RouteBody({ route }: { route: AppRoute }) {
 export function AppRoutes() {
   const [location] = useLocation();
   const current = findRoute(location) ?? notFoundRoute;
+  // Each new screen's main control (`data-main-control`) takes the keyboard when it arrives (src/lib/mainFocus.ts).
+  useMainFocus(location);
   return (
     <Layout layout={current.layout}>
       <Switch>

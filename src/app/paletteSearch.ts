@@ -1,3 +1,4 @@
+import { organizationSearchProvider } from '@/features/admin';
 import { kbSearchProvider } from '@/features/kb';
 import { registerSearchProvider } from '@/features/palette';
 
@@ -6,3 +7,4 @@ import { registerSearchProvider } from '@/features/palette';
  * joins them here so the palette names no feature.
  */
 registerSearchProvider(kbSearchProvider);
+registerSearchProvider(organizationSearchProvider);

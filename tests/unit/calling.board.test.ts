@@ -56,8 +56,7 @@ describe('the operator’s keys', () => {
     const calls: string[] = [];
     const record = (name: string) => () => void calls.push(name);
     return {
-      queues: 3, busy: false, hasWaiting: true, hasCurrent: true,
-      can: { pass: true, back: false, remove: true, done: true }, canCheckIn: true, canManage: false,
+      queues: 3, canCheckIn: true, canManage: false,
       callNext: record('next'), recall: record('recall'), pass: record('pass'), back: record('back'), remove: record('remove'),
       done: record('done'), move: record('move'), switchQueue: record('switch'), goQueue: record('go'), focusSearch: record('search'),
       checkIn: record('checkIn'), settings: record('settings'), refresh: record('refresh'),
@@ -72,15 +71,8 @@ describe('the operator’s keys', () => {
     for (const key of ['n', 'Space', 'r', 'p', 'u', 'Delete', 'd', 'ArrowUp', 'ArrowDown', 'j', 'k', 'ArrowLeft', 'ArrowRight', '/', '1', '9']) expect(keys).toContain(key);
   });
 
-  it('calls the next patient with N or Space only when someone waits and nothing is under way', () => {
-    expect(byKey('n').when!(ctx())).toBe(true);
-    expect(byKey('Space').when!(ctx({ hasWaiting: false }))).toBe(false);
-    expect(byKey('n').when!(ctx({ busy: true }))).toBe(false);
-  });
-
-  it('offers U only for a passed patient and 1–9 only for queues on the screen', () => {
-    expect(byKey('u').when!(ctx())).toBe(false);
-    expect(byKey('u').when!(ctx({ can: { pass: false, back: true, remove: true, done: false } }))).toBe(true);
+  it('never hides a desk key: each acts or says why on the desk (issue 32), and 1–9 only for queues on the screen', () => {
+    for (const key of ['n', 'Space', 'r', 'p', 'u', 'd', 'Delete', 'c']) expect(byKey(key).when).toBeUndefined();
     expect(byKey('3').when!(ctx())).toBe(true);
     expect(byKey('4').when!(ctx())).toBe(false);
   });

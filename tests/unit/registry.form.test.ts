@@ -40,6 +40,12 @@ describe('the form checks what the server checks', () => {
     expect(errors).toMatchObject({ patientName: 'registry.errors.required', patientGender: 'registry.errors.gender', age: 'registry.errors.age' });
     expect(validate({ ...filled(), patientGender: 'MS' }, TODAY, PET_GENDERS).patientGender).toBeUndefined();
   });
+  it('presets no sex: the registrar must choose one, Unknown included (issue 32)', () => {
+    const fresh = { ...emptyDraft(TODAY, '09:30'), patientName: '王小东', outpatientId: 'MZ1', lines: [newLine(TODAY, '09:30', { procedureStepId: 7 })] };
+    expect(fresh.patientGender).toBe('');
+    expect(validate(fresh, TODAY, HUMAN_GENDERS)).toEqual({ patientGender: 'registry.errors.gender' });
+    expect(validate({ ...fresh, patientGender: 'U' }, TODAY, HUMAN_GENDERS)).toEqual({});
+  });
   it('asks for the ids each patient source needs', () => {
     expect(validate({ ...filled(), patientSource: 'I', outpatientId: '' }, TODAY, HUMAN_GENDERS)).toMatchObject({ inpatientId: 'registry.errors.sourceId', bedNum: 'registry.errors.sourceId' });
     expect(validate({ ...filled(), patientSource: 'NO', outpatientId: '' }, TODAY, HUMAN_GENDERS)).toMatchObject({ outpatientId: 'registry.errors.sourceId' });

@@ -5,6 +5,7 @@ import { useLoad } from '@/lib/useLoad';
 import { groupsApi } from './api';
 import { groupPath } from './paths';
 import { LoadState } from './ui/states';
+import { MAIN_CONTROL } from '@/lib/mainFocus';
 
 /** /groups (areas §2): the account's groups, and "create a group" for an account allowed to (and in none yet). */
 export default function GroupsPage() {
@@ -22,9 +23,9 @@ export default function GroupsPage() {
         <p className="text-[13px] text-fg-muted">{t('admin.groups.none')}</p>
       ) : (
         <ul className="divide-y divide-line rounded-md border border-line bg-surface" data-testid="group-list">
-          {groups.data.map((g) => (
+          {groups.data.map((g, i) => (
             <li key={g.id}>
-              <Link href={groupPath(g.id)} className="flex items-center gap-3 px-4 py-3 hover:bg-sunken">
+              <Link href={groupPath(g.id)} {...(i === 0 ? MAIN_CONTROL : {})} className="flex items-center gap-3 px-4 py-3 hover:bg-sunken">
                 <span className="font-medium">{g.displayName}</span>
                 {g.domainName && <span className="text-xs text-fg-muted">{g.domainName}</span>}
                 <span className="ml-auto rounded border border-line px-1.5 py-0.5 text-xs text-fg-muted">

@@ -7,6 +7,7 @@ import { isHttpError, isSessionEndingError, onSessionResumed } from '@/lib/http'
 import { navigate, useSession } from '@/lib/session';
 import { toasts } from '@/lib/toasts';
 import { useLoad } from '@/lib/useLoad';
+import { MAIN_CONTROL } from '@/lib/mainFocus';
 import { Alert } from '@/ui/Alert';
 import { Spinner } from '@/ui/Spinner';
 import { callingApi, type DeskAction } from './api';
@@ -116,25 +117,50 @@ function Desk({ bucketId, desks, canCall, canManage }: { bucketId: number; desks
   const canCheckIn = canCall && queues.length > 0;
   const openCheckIn = () => setDialog({ kind: 'checkIn' });
   const openSettings = () => setDialog({ kind: 'settings' });
+  /**
+   * Every desk key acts or says why not (issue 32): the reason goes to the desk's status line. `why` answers the
+   * reason an action cannot run now, null when it can.
+   */
+  const [notice, setNotice] = useState<string | null>(null);
+  const why = (need: 'call' | 'waiting' | 'called' | 'target'): string | null => {
+    if (!canCall) return t('calling.why.noRight');
+    if (busy) return t('calling.why.busy');
+    if (!queue) return t('calling.why.noQueue');
+    if (need === 'waiting' && queue.waiting.length === 0) return t('calling.why.noneWaiting', { queue: queue.name });
+    if (need === 'called' && !queue.current) return t('calling.why.nobodyCalled', { queue: queue.name });
+    if (need === 'target' && !target) return t('calling.why.nobodyPicked', { queue: queue.name });
+    return null;
+  };
+  const attempt = (reason: string | null, action: () => void) => {
+    setNotice(reason);
+    if (reason === null) action();
+  };
+  // U: the picked passed patient, else the one passed last here (this desk's last pass, else the missed list's last).
+  const [lastPassed, setLastPassed] = useState<number | null>(null);
+  const passedBack = able.back ? target : queue?.missed.find((e) => e.id === lastPassed) ?? queue?.missed.at(-1) ?? null;
   const context: CallingContext = {
     queues: queues.length,
-    busy: busy || dialog !== null || !canCall,
-    hasWaiting: (queue?.waiting.length ?? 0) > 0,
-    hasCurrent: Boolean(queue?.current),
-    can: { pass: able.pass, back: able.back, remove: able.remove, done: able.done },
     canCheckIn,
     canManage,
-    callNext,
-    recall: () => queue?.current && act(queue.current, 'recall'),
-    pass: () => target && act(target, 'pass'),
-    back: () => target && setDialog({ kind: 'back', entry: target }),
-    remove: () => target && setDialog({ kind: 'remove', entry: target }),
-    done: () => target && act(target, 'done'),
+    callNext: () => attempt(why('waiting'), callNext),
+    recall: () => attempt(why('called'), () => queue?.current && act(queue.current, 'recall')),
+    pass: () => attempt(why('target') ?? (able.pass ? null : t('calling.why.alreadyPassed', { number: target?.number ?? '' })), () => {
+      if (!target) return;
+      setLastPassed(target.id);
+      act(target, 'pass');
+    }),
+    back: () => attempt(why('call') ?? (passedBack ? null : t('calling.why.noneMissed', { queue: queue?.name ?? '' })), () => {
+      if (!passedBack) return;
+      if (!able.back) dispatch({ type: 'pick', queue: passedBack.queueKey, id: passedBack.id });
+      setDialog({ kind: 'back', entry: passedBack });
+    }),
+    remove: () => attempt(why('target'), () => target && setDialog({ kind: 'remove', entry: target })),
+    done: () => attempt(why('target') ?? (able.done ? null : t('calling.why.notCalled', { number: target?.number ?? '' })), () => target && act(target, 'done')),
     move: (step) => dispatch({ type: 'move', step }),
     switchQueue: (step) => dispatch({ type: 'switch', step }),
     goQueue: (i) => dispatch({ type: 'go', index: i }),
     focusSearch: () => searchRef.current?.select(),
-    checkIn: openCheckIn,
+    checkIn: () => attempt(canCheckIn ? null : canCall ? t('calling.why.noQueue') : t('calling.why.noRight'), openCheckIn),
     settings: openSettings,
     refresh: board.reload,
   };
@@ -192,14 +218,18 @@ function Desk({ bucketId, desks, canCall, canManage }: { bucketId: number; desks
             {canManage && <button type="button" className="btn btn-primary" onClick={openSettings}>{t('calling.desk.addQueue')}</button>}
           </div>
         ) : (
-          <div className="flex min-h-0 flex-1 overflow-x-auto bg-bg">
+          <div className="flex min-h-0 flex-1 overflow-x-auto bg-bg outline-none focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-focus"
+            tabIndex={0} role="group" aria-label={t('calling.desk.queues')} aria-describedby={`${ids}-status`} data-testid="calling-queues" {...MAIN_CONTROL}>
             {queues.map((q, i) => (
               <QueueColumn key={q.key} queue={q} index={i} active={i === index} picked={i === index ? picked : pickedIn(columns[i], hand)} visible={visible}
                 onPick={(id) => dispatch({ type: 'pick', queue: q.key, id })} onAction={(action, entry) => onColumnAction(i, action, entry)} />
             ))}
           </div>
         )}
-        <p className="border-t border-line bg-surface px-3 py-1.5 text-xs text-fg-subtle">{t('calling.desk.keys')}</p>
+        <p id={`${ids}-status`} role="status" aria-live="polite" data-testid="calling-status"
+          className={`border-t border-line bg-surface px-3 py-1.5 text-xs ${notice ? 'font-medium text-warn' : 'text-fg-subtle'}`}>
+          {notice ?? t('calling.desk.keys')}
+        </p>
       </div>
       <ReturnDialog entry={dialog?.kind === 'back' ? dialog.entry : null} waiting={queue?.waiting.length ?? 0} busy={busy}
         onCancel={() => setDialog(null)} onConfirm={(entry, position) => act(entry, 'back', position)} />

@@ -11,6 +11,13 @@ export interface DestinationContext {
 const WITH_SHORTCUT = new Set(['/studies', '/registry', '/consultations', '/settings/profile']);
 
 /**
+ * Palette labels and words for destinations whose navbar label says too little out of the navbar: "My group" is the
+ * group's administration, and a search for "group" must find it before the statistics of group payments (issue 32).
+ */
+const PALETTE_LABEL: Record<string, string> = { myGroup: 'palette.goTo.myGroup' };
+const PALETTE_WORDS: Record<string, readonly string[]> = { myGroup: ['group', '集团', 'admin', 'administration', '管理', 'members', '成员'] };
+
+/**
  * The navbar's other destinations as palette commands, so every place the user can open is one search away.
  * Built at run time from the entries this account sees; they have no shortcuts, so they cannot conflict.
  */
@@ -19,10 +26,10 @@ export function destinationCommands(entries: readonly VisibleEntry[]): CommandSp
     .filter((entry) => !WITH_SHORTCUT.has(entry.href))
     .map((entry) => ({
       id: `nav.entry.${entry.id}`,
-      label: entry.label,
+      label: PALETTE_LABEL[entry.id] ?? entry.label,
       section: 'commands.sections.goTo',
       scope: 'global',
-      keywords: [entry.href],
+      keywords: [entry.href, ...(PALETTE_WORDS[entry.id] ?? [])],
       run: (ctx) => (entry.external ? ctx.openExternal(entry.href) : ctx.navigate(entry.href)),
     }));
 }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
 import type { Filter } from '../../../contract/common';
-import type { RegistryRow, RegistrySetup, SourceScope } from '../../../contract/registry';
+import type { Registration, RegistryRow, RegistrySetup, SourceScope } from '../../../contract/registry';
 import { HUMAN_GENDERS, PET_GENDERS, REGISTRY_MAX_EXAMS, REGISTRY_PAGE_SIZE } from '../../../contract/registry';
 import { CommandScope, useCommands } from '@/lib/commands';
 import { saveBlob } from '@/lib/download';
@@ -98,6 +98,7 @@ function Desk({ setup, desks, dayParam, lang }: { setup: RegistrySetup; desks: {
   const searchRef = useRef<HTMLInputElement>(null);
   const genders = setup.isPet ? PET_GENDERS : HUMAN_GENDERS;
 
+  const [lineToFocus, setLineToFocus] = useState<number | null>(null);
   const [dialog, setDialog] = useState<{ kind: 'cancel' | 'delete' | 'match'; row: RegistryRow } | null>(null);
 
   const changeDraft = (next: RegistrationDraft) => {
@@ -167,11 +168,20 @@ function Desk({ setup, desks, dayParam, lang }: { setup: RegistrySetup; desks: {
     });
   }, [focusExam, rows, listKey]);
 
-  const act = async (row: RegistryRow, call: () => Promise<unknown>, done: string) => {
+  // The last check-in, while it can still be taken back: a single key acted on whatever row was in hand, so the
+  // toast offers Undo (and Shift+U) — the registration machine's revoke of that step, through the API.
+  const [undoable, setUndoable] = useState<RegistryRow | null>(null);
+  const act = async <T,>(row: RegistryRow, call: () => Promise<T>, done: string, undo?: (result: T) => RegistryRow | null) => {
     setBusy(true);
     try {
-      await call();
-      toasts.show({ message: t(done as 'registry.toast.checkedIn', { name: row.patientName }), kind: 'success' });
+      const result = await call();
+      const back = undo ? undo(result) : null;
+      setUndoable(back);
+      const message = t(done as 'registry.toast.checkedIn', { name: row.patientName });
+      toasts.show(back
+        ? { message: `${message} · ${t('registry.toast.undoHint')}`, kind: 'success', key: `registry-undo-${back.examId}-${back.version}`,
+            action: { label: t('registry.toast.undo'), run: () => void undoStep(back) } }
+        : { message, kind: 'success' });
       setDialog(null);
       setFocusExam(row.examId);
       list.reload();
@@ -182,6 +192,16 @@ function Desk({ setup, desks, dayParam, lang }: { setup: RegistrySetup; desks: {
     } finally {
       setBusy(false);
     }
+  };
+
+  const undoStep = (row: RegistryRow) => {
+    setUndoable(null);
+    void act(row, () => registryApi.revoke(row), 'registry.toast.revoked');
+  };
+  /** The checked-in line as the server answered it (its new version), if the machine lets it be revoked. */
+  const revocable = (row: RegistryRow) => (saved: Registration) => {
+    const line = saved.lines.find((l) => l.examId === row.examId);
+    return line && line.transitions.includes('revoke') ? line : null;
   };
 
   const printRows = (chosen: RegistryRow[]) => {
@@ -199,7 +219,7 @@ function Desk({ setup, desks, dayParam, lang }: { setup: RegistrySetup; desks: {
 
   const onAction = (row: RegistryRow, action: RowAction) => {
     switch (action) {
-      case 'check-in': void act(row, () => registryApi.checkIn(row), 'registry.toast.checkedIn'); break;
+      case 'check-in': void act(row, () => registryApi.checkIn(row), 'registry.toast.checkedIn', revocable(row)); break;
       case 'revoke': void act(row, () => registryApi.revoke(row), 'registry.toast.revoked'); break;
       case 'cancel': case 'delete': case 'match': setDialog({ kind: action, row }); break;
       case 'edit': {
@@ -246,9 +266,16 @@ function Desk({ setup, desks, dayParam, lang }: { setup: RegistrySetup; desks: {
     },
     newPatient: clearForm,
     save: (next) => void save(next),
-    addLine: () => changeDraft({ ...draft, lines: [...draft.lines, newLine(draft.lines.at(-1)?.day ?? today, draft.lines.at(-1)?.time ?? timeIn(new Date(), timeZone))] }),
+    addLine: () => {
+      // The new line takes the keyboard (its exam step): the next ↓ chooses its step, not line 1's.
+      const line = newLine(draft.lines.at(-1)?.day ?? today, draft.lines.at(-1)?.time ?? timeIn(new Date(), timeZone));
+      changeDraft({ ...draft, lines: [...draft.lines, line] });
+      setLineToFocus(line.key);
+    },
     toggleSelect: () => activeRow && toggle(activeRow.examId),
     checkIn: () => activeRow && onAction(activeRow, 'check-in'),
+    canUndo: undoable !== null,
+    undo: () => undoable && undoStep(undoable),
     revoke: () => activeRow && onAction(activeRow, 'revoke'),
     cancel: () => activeRow && onAction(activeRow, 'cancel'),
     match: () => activeRow && onAction(activeRow, 'match'),
@@ -287,7 +314,7 @@ function Desk({ setup, desks, dayParam, lang }: { setup: RegistrySetup; desks: {
         <aside className="flex w-[420px] shrink-0 flex-col border-r border-line bg-surface">
           {canCreate || draft.registrationId !== null ? (
             <RegistrationForm
-              draft={draft} errors={errors} setup={setup} bucketId={bucketId} busy={busy} nameRef={nameRef}
+              draft={draft} errors={errors} setup={setup} bucketId={bucketId} busy={busy} nameRef={nameRef} focusLine={lineToFocus}
               onChange={changeDraft} onSave={(next) => void save(next)} onClear={clearForm} onAddLine={context.addLine}
               onRemoveLine={(key) => changeDraft({ ...draft, lines: draft.lines.filter((l) => l.key !== key) })}
               onRecord={(record) => changeDraft(withRecord(draft, record))}

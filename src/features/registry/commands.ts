@@ -23,6 +23,9 @@ export interface RegistryContext {
   addLine(): void;
   toggleSelect(): void;
   checkIn(): void;
+  /** A check-in just made can be taken back (the toast's Undo). */
+  canUndo: boolean;
+  undo(): void;
   revoke(): void;
   cancel(): void;
   match(): void;
@@ -58,6 +61,7 @@ export const registryCommands: readonly CommandSpec<RegistryContext>[] = [
   { id: 'registry.refresh', label: 'registry.commands.refresh', section: nav, scope: 'registry', shortcut: 'r', keywords: ['reload'], run: (c) => c.refresh() },
   { id: 'registry.select', label: 'registry.commands.select', section: rows, scope: 'registry', shortcut: 'Space', when: (c) => c.hasActiveRow, run: (c) => c.toggleSelect() },
   { id: 'registry.checkIn', label: 'registry.commands.checkIn', section: rows, scope: 'registry', shortcut: 'i', keywords: ['arrive', '到检', '签到'], when: (c) => c.can.checkIn && !c.busy, run: (c) => c.checkIn() },
+  { id: 'registry.undo', label: 'registry.commands.undo', section: rows, scope: 'registry', shortcut: 'Shift+U', keywords: ['undo', '撤销'], when: (c) => c.canUndo && !c.busy, run: (c) => c.undo() },
   { id: 'registry.revoke', label: 'registry.commands.revoke', section: rows, scope: 'registry', shortcut: 'u', keywords: ['undo', '撤销'], when: (c) => c.can.revoke && !c.busy, run: (c) => c.revoke() },
   { id: 'registry.cancel', label: 'registry.commands.cancel', section: rows, scope: 'registry', shortcut: 'x', when: (c) => c.can.cancel && !c.busy, run: (c) => c.cancel() },
   { id: 'registry.match', label: 'registry.commands.match', section: rows, scope: 'registry', shortcut: 'm', when: (c) => c.can.match && !c.busy, run: (c) => c.match() },

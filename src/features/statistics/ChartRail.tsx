@@ -2,6 +2,7 @@ import { useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { StatName } from '../../../contract/statistics';
 import { KeyHint } from '@/ui/Section';
+import { MAIN_CONTROL } from '@/lib/mainFocus';
 
 /**
  * The rail of charts: a vertical tab list (↑/↓ move and select inside it, Home/End to the ends; J/K anywhere on the
@@ -32,7 +33,7 @@ export function ChartRail({ charts, chart, onSelect }: { charts: readonly StatNa
       {charts.map((name) => {
         const on = name === chart;
         return (
-          <button key={name} type="button" role="tab" aria-selected={on} tabIndex={on ? 0 : -1} data-chart={name}
+          <button key={name} type="button" role="tab" aria-selected={on} tabIndex={on ? 0 : -1} data-chart={name} {...(on ? MAIN_CONTROL : {})}
             onClick={() => onSelect(name)} title={t(`statistics.charts.${name}.hint`)}
             className={`shrink-0 rounded px-2 py-1 text-left text-[13px] ${on ? 'bg-accent-soft font-medium text-fg' : 'text-fg-muted hover:bg-sunken hover:text-fg'}`}>
             {t(`statistics.charts.${name}.title`)}

@@ -326,7 +326,7 @@ const GridRow = memo(
     if (back && !focused) style.backgroundColor = `color-mix(in oklab, ${back} 32%, var(--surface))`;
     if (fore) style.color = `color-mix(in oklab, ${fore} 78%, var(--fg))`;
     const state = focused
-      ? 'bg-accent-soft shadow-[inset_4px_0_0_var(--focus),inset_0_0_0_1px_var(--focus)]'
+      ? 'bg-accent-soft shadow-[inset_4px_0_0_var(--focus),inset_0_0_0_2px_var(--focus)]'
       : selected
         ? 'bg-accent-soft/70 shadow-[inset_4px_0_0_var(--accent)]'
         : 'hover:bg-sunken/70';

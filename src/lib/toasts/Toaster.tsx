@@ -103,6 +103,15 @@ function ToastCard({ toast, onDismiss, onHeld, closeLabel }: { toast: Toast; onD
         {toast.title && <div className="font-medium">{toast.title}</div>}
         <div className="break-words text-fg-muted">{toast.message}</div>
       </div>
+      {toast.action && (
+        <button type="button" className="btn h-6 shrink-0 px-2 text-xs" data-toast-action
+          onClick={() => {
+            toast.action?.run();
+            onDismiss();
+          }}>
+          {toast.action.label}
+        </button>
+      )}
       <button type="button" onClick={onDismiss} aria-label={closeLabel} className="icon-button -mr-1 shrink-0">
         <span aria-hidden="true">×</span>
       </button>

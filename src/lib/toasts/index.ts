@@ -1,2 +1,2 @@
-export { toasts, createToastStore, type Toast, type ToastInput, type ToastKind, type ToastPlacement, type ToastStore } from './store';
+export { toasts, createToastStore, type Toast, type ToastAction, type ToastInput, type ToastKind, type ToastPlacement, type ToastStore } from './store';
 export { Toaster, ToastLane } from './Toaster';

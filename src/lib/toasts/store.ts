@@ -13,13 +13,21 @@ export interface ToastInput {
   duration?: number;
   /** Two toasts with the same key are duplicates; defaults to placement + title + message. */
   key?: string;
+  /** One button on the toast (an Undo): it runs, then the toast leaves. */
+  action?: ToastAction;
   /** Called once when the toast leaves, by timer or by the user (polling records the last id seen). */
   onClose?: (reason: 'timeout' | 'dismissed' | 'replaced') => void;
+}
+
+export interface ToastAction {
+  label: string;
+  run: () => void;
 }
 
 export interface Toast extends Required<Pick<ToastInput, 'message' | 'kind' | 'placement' | 'duration' | 'key'>> {
   id: number;
   title?: string;
+  action?: ToastAction;
 }
 
 export interface Timers {
@@ -90,6 +98,7 @@ export function createToastStore(timers: Timers = globalThis as unknown as Timer
       key,
       message: input.message,
       title: input.title,
+      ...(input.action ? { action: input.action } : {}),
       kind: input.kind ?? 'info',
       placement,
       duration: input.duration ?? (placement === 'bottom' ? RELOGIN_TOAST_MS : TOAST_MS),

@@ -13,6 +13,7 @@ import { LoadState } from '../ui/states';
 import { blurOnEscape, useWrite } from '../ui/useWrite';
 import { CreateAccountDialog } from './CreateAccountDialog';
 import { groupPartsApi } from './groupApi';
+import { MAIN_CONTROL } from '@/lib/mainFocus';
 
 /** Members per page, as the worklist's pages. */
 const PAGE = 20;
@@ -102,7 +103,8 @@ export function GroupMembers({ group }: { group: GroupDetail }) {
       )}>
       {!shown ? <LoadState error={list.error} onRetry={reload} /> : (
         <>
-          <table className={`w-full max-w-5xl border-collapse rounded-md border border-line bg-surface text-[13px] ${list.stale ? 'opacity-60' : ''}`} data-testid="member-table">
+          <table className={`w-full max-w-5xl border-collapse rounded-md border border-line bg-surface text-[13px] outline-none focus-visible:outline-2 focus-visible:outline-focus ${list.stale ? 'opacity-60' : ''}`}
+            data-testid="member-table" tabIndex={0} aria-label={t('admin.group.tabs.members')} {...MAIN_CONTROL}>
             <thead>
               <tr className="border-b border-line text-left text-xs text-fg-muted">
                 <th className="px-3 py-2 font-medium">{t('admin.members.name')}</th>

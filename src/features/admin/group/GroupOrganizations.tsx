@@ -14,6 +14,7 @@ import { organizationPath } from '../paths';
 import { Section } from '../ui/AdminFrame';
 import { LoadState } from '../ui/states';
 import { useWrite } from '../ui/useWrite';
+import { MAIN_CONTROL } from '@/lib/mainFocus';
 
 /** /groups/{id}/organizations: the group's organisations; its admins add one (name and code) or delete one. */
 export function GroupOrganizations({ group }: { group: GroupDetail }) {
@@ -41,9 +42,9 @@ export function GroupOrganizations({ group }: { group: GroupDetail }) {
           </thead>
           <tbody>
             {list.data.length === 0 && <tr><td colSpan={5} className="px-3 py-6 text-center text-fg-muted">{t('admin.orgs.none')}</td></tr>}
-            {list.data.map((o) => (
+            {list.data.map((o, i) => (
               <tr key={o.id} className="border-b border-line/60 last:border-0" data-org-id={o.id}>
-                <td className="px-3 py-1.5"><Link href={organizationPath(group.id, o.id)} className="link">{o.name}</Link></td>
+                <td className="px-3 py-1.5"><Link href={organizationPath(group.id, o.id)} {...(i === 0 ? MAIN_CONTROL : {})} className="link">{o.name}</Link></td>
                 <td className="px-3 py-1.5 font-mono text-xs">{o.code}{o.codeBound && <span className="ml-1.5 text-fg-subtle" title={t('admin.orgs.codeBound')}>🔒</span>}</td>
                 <td className="px-3 py-1.5 text-right tabular-nums">{o.memberCount}</td>
                 <td className="px-3 py-1.5 text-xs text-fg-muted">{[o.isPrivate && t('admin.orgs.private'), o.isFocused && t('admin.orgs.focused')].filter(Boolean).join(' · ')}</td>

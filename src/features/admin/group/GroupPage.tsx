@@ -25,7 +25,7 @@ export default function GroupPage() {
   useCommands(groupCommands, { goTab: (to: GroupTab) => groupId !== null && navigate(groupPath(groupId, to)), isAdmin });
 
   if (groupId === null) return <div className="p-6"><LoadState error={{ code: 'NotFound' }} onRetry={() => navigate(groupsPath())} /></div>;
-  const tabs = GROUP_TABS.filter((id) => isAdmin || id !== 'settings').map((id) => ({ id, label: t(`admin.group.tabs.${id}`), href: groupPath(groupId, id) }));
+  const tabs = GROUP_TABS.filter((id) => isAdmin || id !== 'settings').map((id) => ({ id, label: t(`admin.group.tabs.${id}`), href: groupPath(groupId, id), key: String(GROUP_TABS.indexOf(id) + 1) }));
   return (
     <CommandScope scope="group">
       <AdminFrame crumbs={[{ label: t('admin.groups.title'), href: groupsPath() }, { label: group.data?.displayName ?? '…' }]}

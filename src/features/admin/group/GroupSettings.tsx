@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { GroupDetail } from '../../../../contract/groups';
+import { useCommands } from '@/lib/commands';
 import { refreshSession } from '@/lib/session';
 import { useLoad } from '@/lib/useLoad';
 import { groupsApi } from '../api';
+import { GROUP_SETTINGS_SECTIONS, groupSettingsCommands, type GroupSettingsSection } from '../commands';
 import { Section } from '../ui/AdminFrame';
 import { LoadState } from '../ui/states';
 import { SwitchList } from '../ui/SwitchList';
@@ -40,14 +42,40 @@ export function GroupSettings({ group, onChanged }: { group: GroupDetail; onChan
     refreshSession({ force: true });
     onChanged();
   };
+  useCommands(groupSettingsCommands, { jump: jumpTo });
   return (
     <>
-      <Section title={t('admin.group.flagsTitle')} hint={t('admin.group.flagsHint')}>
+      <nav aria-label={t('admin.settingsNav.label')} data-testid="settings-jump"
+        className="mb-3 flex max-w-4xl flex-wrap gap-1 border-b border-line pb-1.5 text-xs">
+        {GROUP_SETTINGS_SECTIONS.map((section, i) => (
+          <a key={section} href={`#section-${section}`} className="rounded px-1.5 py-0.5 text-fg-muted hover:bg-sunken hover:text-fg"
+            onClick={(e) => {
+              e.preventDefault();
+              jumpTo(section);
+            }}>
+            {t(`admin.commands.jump.${section}`)} <kbd className="key-hint">Shift+{i + 1}</kbd>
+          </a>
+        ))}
+      </nav>
+      <Section title={t('admin.group.flagsTitle')} hint={t('admin.group.flagsHint')} testId="group-flags-section">
         <div className="max-w-xl"><SwitchList items={items} label={t('admin.group.flagsTitle')} busyKey={pending} onToggle={(k, on) => void toggle(k, on)} testId="group-flags" /></div>
       </Section>
       <GroupLists groupId={group.id} />
     </>
   );
+}
+
+/** Scrolls to a section and puts the keyboard on its first control (or on the section itself when it has none yet). */
+function jumpTo(section: GroupSettingsSection) {
+  const target = document.getElementById(`section-${section}`);
+  if (!target) return;
+  target.scrollIntoView({ block: 'start' });
+  const first = target.querySelector<HTMLElement>('button:not([disabled]):not([tabindex="-1"]), [href], input:not([disabled]), select:not([disabled]), textarea, [tabindex="0"]');
+  if (first) first.focus({ preventScroll: true });
+  else {
+    target.tabIndex = -1;
+    target.focus({ preventScroll: true });
+  }
 }
 
 /** The sections below the flags, once the group's organisations and radiologists are in. */

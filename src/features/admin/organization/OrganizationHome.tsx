@@ -9,6 +9,7 @@ import { organizationsApi } from '../api';
 import { Section } from '../ui/AdminFrame';
 import { LoadState } from '../ui/states';
 import { blurOnEscape, useWrite } from '../ui/useWrite';
+import { MAIN_CONTROL } from '@/lib/mainFocus';
 
 /** An organisation's home: what it is, and its members with their levels (its admins add, change and remove them). */
 export function OrganizationHome({ org, onChanged }: { org: Organization; onChanged: () => void }) {
@@ -55,7 +56,8 @@ export function OrganizationHome({ org, onChanged }: { org: Organization; onChan
             </form>
           )}>
           {!members.data ? <LoadState error={members.error} onRetry={members.reload} /> : (
-            <table className="w-full max-w-5xl border-collapse rounded-md border border-line bg-surface text-[13px]" data-testid="org-member-table">
+            <table className="w-full max-w-5xl border-collapse rounded-md border border-line bg-surface text-[13px] outline-none focus-visible:outline-2 focus-visible:outline-focus"
+              data-testid="org-member-table" tabIndex={0} aria-label={t('admin.group.tabs.members')} {...MAIN_CONTROL}>
               <thead>
                 <tr className="border-b border-line text-left text-xs text-fg-muted">
                   <th className="px-3 py-2 font-medium">{t('admin.members.name')}</th>

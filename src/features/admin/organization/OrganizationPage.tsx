@@ -27,10 +27,10 @@ export default function OrganizationPage() {
   const group = useLoad(groupId === null ? null : `admin:group:${groupId}`, (signal) => groupsApi.get(groupId!, { signal }));
   const canAdmin = org.data?.canAdmin ?? false;
   const canManageGraphs = useSession().can('manage_sample_graph', orgId ?? undefined);
-  useCommands(organizationCommands, { goTab: (to: OrganizationTab) => groupId !== null && orgId !== null && navigate(organizationPath(groupId, orgId, to)), canAdmin });
+  useCommands(organizationCommands, { goTab: (to: OrganizationTab) => groupId !== null && orgId !== null && navigate(organizationPath(groupId, orgId, to)), canAdmin, canManageGraphs });
 
   if (groupId === null || orgId === null) return <div className="p-6"><LoadState error={{ code: 'NotFound' }} onRetry={() => navigate(groupsPath())} /></div>;
-  const tabs = ORGANIZATION_TABS.filter((id) => canAdmin || id === 'index' || (id === 'sample-graphs' && canManageGraphs)).map((id) => ({ id, label: t(`admin.org.tabs.${id}`), href: organizationPath(groupId, orgId, id) }));
+  const tabs = ORGANIZATION_TABS.filter((id) => canAdmin || id === 'index' || (id === 'sample-graphs' && canManageGraphs)).map((id) => ({ id, label: t(`admin.org.tabs.${id}`), href: organizationPath(groupId, orgId, id), key: String(ORGANIZATION_TABS.indexOf(id) + 1) }));
   return (
     <CommandScope scope="organization">
       <AdminFrame title={org.data?.name ?? t('common.loading')} tabs={tabs} current={tab}

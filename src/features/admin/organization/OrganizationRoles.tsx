@@ -1,11 +1,14 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Action } from '../../../../contract/actions';
 import type { Organization, Role } from '../../../../contract/organizations';
+import { useCommands } from '@/lib/commands';
+import { MAIN_CONTROL } from '@/lib/mainFocus';
 import { refreshSession } from '@/lib/session';
 import { useLoad } from '@/lib/useLoad';
 import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { organizationsApi } from '../api';
+import { roleCommands } from '../commands';
 import { Section } from '../ui/AdminFrame';
 import { RoleGrid } from '../ui/RoleGrid';
 import { LoadState } from '../ui/states';
@@ -21,6 +24,8 @@ export function OrganizationRoles({ org }: { org: Organization }) {
   const roles = useLoad(`admin:org:${org.id}:roles`, (signal) => organizationsApi.roles(org.id, { signal }));
   const members = useLoad(`admin:org:${org.id}:members`, (signal) => organizationsApi.members(org.id, { signal }));
   const [name, setName] = useState('');
+  const nameRef = useRef<HTMLInputElement>(null);
+  useCommands(roleCommands, { newRole: () => nameRef.current?.focus() });
   const [deleting, setDeleting] = useState<Role | null>(null);
   const { busy, run } = useWrite();
   const changed = () => { roles.reload(); refreshSession({ force: true }); };
@@ -52,7 +57,7 @@ export function OrganizationRoles({ org }: { org: Organization }) {
         actions={(
           <form onSubmit={create} className="flex items-center gap-1.5" data-testid="role-create">
             <label htmlFor={`${ids}-name`} className="sr-only">{t('admin.roles.name')}</label>
-            <input id={`${ids}-name`} className="input h-7 w-44 text-[13px]" placeholder={t('admin.roles.name')} value={name} maxLength={64} onChange={(e) => setName(e.target.value)} onKeyDown={blurOnEscape} />
+            <input id={`${ids}-name`} ref={nameRef} {...(roles.data.length === 0 ? MAIN_CONTROL : {})} className="input h-7 w-44 text-[13px]" placeholder={`${t('admin.roles.name')} (Alt+N)`} value={name} maxLength={64} onChange={(e) => setName(e.target.value)} onKeyDown={blurOnEscape} />
             <button type="submit" className="btn btn-primary h-7 px-2 text-xs" disabled={busy || !name.trim()}>{t('admin.roles.create')}</button>
           </form>
         )}>

@@ -6,6 +6,8 @@ export interface FrameTab {
   id: string;
   label: string;
   href: string;
+  /** The number key that opens it (the page's tab commands), shown beside the label. */
+  key?: string;
 }
 
 /**
@@ -43,6 +45,7 @@ export function AdminFrame({ crumbs, title, tabs, current, actions, children }: 
             <Link key={tab.id} href={tab.href} aria-current={tab.id === current ? 'page' : undefined} data-tab={tab.id}
               className={`border-b-2 px-3 py-1.5 text-[13px] ${tab.id === current ? 'border-accent font-medium text-fg' : 'border-transparent text-fg-muted hover:text-fg'}`}>
               {tab.label}
+              {tab.key && <kbd className="key-hint ml-1.5" aria-hidden="true">{tab.key}</kbd>}
             </Link>
           ))}
         </nav>
@@ -55,7 +58,7 @@ export function AdminFrame({ crumbs, title, tabs, current, actions, children }: 
 /** A titled block of a settings tab. */
 export function Section({ title, hint, actions, children, testId }: { title: string; hint?: string; actions?: ReactNode; children: ReactNode; testId?: string }) {
   return (
-    <section className="mb-5 max-w-4xl" data-testid={testId}>
+    <section className="mb-5 max-w-4xl scroll-mt-12" data-testid={testId} id={testId ? `section-${testId}` : undefined}>
       <div className="mb-2 flex items-end gap-3">
         <div className="min-w-0 flex-1">
           <h2 className="text-sm font-semibold">{title}</h2>

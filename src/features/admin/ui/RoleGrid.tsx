@@ -1,6 +1,7 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ACTIONS, type Action } from '../../../../contract/actions';
+import { MAIN_CONTROL } from '@/lib/mainFocus';
 
 export interface GridRole {
   id: number;
@@ -69,7 +70,7 @@ export function RoleGrid<R extends GridRole>({ roles, busy, onToggle }: {
                 return (
                   <td key={role.id} className="px-2 py-1 text-center">
                     <input type="checkbox" className="h-4 w-4 accent-[var(--accent)]" checked={on} disabled={busy}
-                      tabIndex={cell.row === row && cell.col === col ? 0 : -1} data-cell={`${row}:${col}`} data-action={action} data-role-id={role.id}
+                      tabIndex={cell.row === row && cell.col === col ? 0 : -1} {...(cell.row === row && cell.col === col ? MAIN_CONTROL : {})} data-cell={`${row}:${col}`} data-action={action} data-role-id={role.id}
                       aria-label={`${role.name}: ${t(`admin.actions.${action}`)}`}
                       onFocus={() => setCell({ row, col })} onKeyDown={(e) => onKeyDown(e, row, col)}
                       onChange={() => onToggle(role, action, !on)} />

@@ -3,6 +3,7 @@ import { SortableContext, arrayMove, sortableKeyboardCoordinates, useSortable, v
 import { CSS } from '@dnd-kit/utilities';
 import { useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MAIN_CONTROL } from '@/lib/mainFocus';
 
 /**
  * An ordered list (procedures, steps, device groups, queue types): drag a row by its handle, or move the focused row
@@ -73,7 +74,7 @@ function Row({ id, index, disabled, moveHint, onKeyDown, children }: {
 }) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id, disabled });
   return (
-    <li ref={setNodeRef} tabIndex={0} data-row-id={id} aria-roledescription={moveHint} onKeyDown={onKeyDown}
+    <li ref={setNodeRef} tabIndex={0} data-row-id={id} {...(index === 0 ? MAIN_CONTROL : {})} aria-roledescription={moveHint} onKeyDown={onKeyDown}
       style={{ transform: CSS.Transform.toString(transform), transition }}
       className={`flex items-center gap-2 px-2 py-1.5 text-[13px] -outline-offset-2 focus-visible:bg-accent-soft ${isDragging ? 'relative z-10 bg-sunken shadow' : ''}`}>
       <span className="w-6 shrink-0 text-right tabular-nums text-fg-subtle">{index + 1}</span>

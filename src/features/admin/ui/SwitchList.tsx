@@ -1,4 +1,5 @@
 import { useRef, type KeyboardEvent } from 'react';
+import { MAIN_CONTROL } from '@/lib/mainFocus';
 
 export interface SwitchItem {
   key: string;
@@ -39,7 +40,7 @@ export function SwitchList({ items, label, busyKey, onToggle, testId }: {
             {item.hint && <div className="text-xs text-fg-muted">{item.hint}</div>}
           </div>
           <button type="button" role="switch" aria-checked={item.on} aria-labelledby={`switch-${item.key}`} data-flag={item.key}
-            tabIndex={index === 0 ? 0 : -1} aria-busy={busyKey === item.key}
+            tabIndex={index === 0 ? 0 : -1} {...(index === 0 ? MAIN_CONTROL : {})} aria-busy={busyKey === item.key}
             onKeyDown={(e) => onKeyDown(e, index)} onClick={() => busyKey !== item.key && onToggle(item.key, !item.on)}
             onFocus={(e) => {
               // Roving tab stop: the focused switch is the one Tab comes back to.

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { PatientRecord } from '../../../../contract/registry';
 import { formatDate } from '@/lib/format';
 import { registryApi } from '../api';
+import { MAIN_CONTROL } from '@/lib/mainFocus';
 
 export interface LookupHandle {
   /** Takes the key when the suggestions are open (arrows, Enter on one, Esc): true when it did. */
@@ -97,6 +98,7 @@ export function PatientLookup({ ref, id, describedBy, inputRef, bucketId, dob, v
       <input
         id={id}
         ref={inputRef}
+        {...MAIN_CONTROL}
         role="combobox"
         aria-expanded={open}
         aria-controls={listId}

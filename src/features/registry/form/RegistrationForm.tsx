@@ -1,4 +1,4 @@
-import { useId, useRef, type KeyboardEvent, type ReactNode, type Ref } from 'react';
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PatientRecord, RegistrySetup } from '../../../../contract/registry';
 import { HUMAN_GENDERS, PET_GENDERS, REGISTRY_MAX_EXAMS } from '../../../../contract/registry';
@@ -15,7 +15,7 @@ type PatientField = Exclude<keyof RegistrationDraft, 'lines' | 'registrationId' 
  * Tab walks it; Enter saves (the list then holds the new row), Ctrl+Enter saves and starts the next patient, Esc
  * clears. Errors sit under their fields in a line kept for them, so nothing jumps.
  */
-export function RegistrationForm({ draft, errors, setup, bucketId, busy, onChange, onSave, onClear, onAddLine, onRemoveLine, onRecord, nameRef }: {
+export function RegistrationForm({ draft, errors, setup, bucketId, busy, onChange, onSave, onClear, onAddLine, onRemoveLine, onRecord, nameRef, focusLine = null }: {
   draft: RegistrationDraft;
   errors: DraftErrors;
   setup: RegistrySetup;
@@ -28,6 +28,8 @@ export function RegistrationForm({ draft, errors, setup, bucketId, busy, onChang
   onRemoveLine: (key: number) => void;
   onRecord: (record: PatientRecord) => void;
   nameRef: Ref<HTMLInputElement>;
+  /** The key of a line just added: it takes the focus when it appears. */
+  focusLine?: number | null;
 }) {
   const { t } = useTranslation();
   const lookup = useRef<LookupHandle>(null);
@@ -91,7 +93,9 @@ export function RegistrationForm({ draft, errors, setup, bucketId, busy, onChang
         </Field>
         <Field label={t('registry.fields.patientGender')} error={errors.patientGender} required>
           {(id, describedBy) => (
-            <select id={id} aria-describedby={describedBy} className="input h-8 py-0" value={draft.patientGender} onChange={(e) => set('patientGender', e.target.value)}>
+            <select id={id} aria-describedby={describedBy} className="input h-8 py-0" value={draft.patientGender} required
+              aria-invalid={errors.patientGender ? true : undefined} onChange={(e) => set('patientGender', e.target.value)}>
+              {!genders.includes(draft.patientGender as never) && <option value="" disabled>{t('registry.form.chooseGender')}</option>}
               {genders.map((g) => <option key={g} value={g}>{t(`registry.genders.${g}`)}</option>)}
             </select>
           )}
@@ -130,7 +134,7 @@ export function RegistrationForm({ draft, errors, setup, bucketId, busy, onChang
           <span>{t('registry.form.exams', { count: draft.lines.length, max: REGISTRY_MAX_EXAMS })}</span>
         </legend>
         {draft.lines.map((line, index) => (
-          <ExamLine key={line.key} line={line} index={index} setup={setup} errors={errors} removable={draft.lines.length > 1 && line.examId === undefined}
+          <ExamLine key={line.key} line={line} index={index} setup={setup} errors={errors} focus={line.key === focusLine} removable={draft.lines.length > 1 && line.examId === undefined}
             onChange={(change) => setLine(line.key, change)} onRemove={() => onRemoveLine(line.key)} />
         ))}
         <p className="min-h-5 text-xs text-danger" aria-live="polite">{errors.lines ? t(errors.lines as 'registry.errors.tooManyLines', { max: REGISTRY_MAX_EXAMS }) : ''}</p>
@@ -159,8 +163,9 @@ export function RegistrationForm({ draft, errors, setup, bucketId, busy, onChang
   );
 }
 
-function ExamLine({ line, index, setup, errors, removable, onChange, onRemove }: {
+function ExamLine({ line, index, setup, errors, focus, removable, onChange, onRemove }: {
   line: LineDraft;
+  focus: boolean;
   index: number;
   setup: RegistrySetup;
   errors: DraftErrors;
@@ -170,13 +175,17 @@ function ExamLine({ line, index, setup, errors, removable, onChange, onRemove }:
 }) {
   const { t } = useTranslation();
   const errorId = useId();
+  const stepRef = useRef<HTMLSelectElement>(null);
+  useEffect(() => {
+    if (focus) stepRef.current?.focus();
+  }, [focus]);
   const step = setup.steps.find((s) => s.id === line.procedureStepId) ?? null;
   const lineErrors = ['procedureStepId', 'day', 'time'].map((f) => errors[`lines.${index}.${f}`]).filter(Boolean) as string[];
   return (
     <div className="rounded-md border border-line bg-sunken/40 p-1.5" data-testid="exam-line" role="group" aria-label={t('registry.form.line', { n: index + 1 })}>
       <div className="flex flex-wrap items-center gap-1">
         <span className="w-4 text-xs text-fg-subtle tabular-nums" aria-hidden="true">{index + 1}</span>
-        <select aria-label={t('registry.fields.procedureStep')} className="input h-7 w-40 flex-1 py-0 text-[13px]" value={line.procedureStepId ?? ''}
+        <select ref={stepRef} aria-label={t('registry.fields.procedureStep')} className="input h-7 w-40 flex-1 py-0 text-[13px]" value={line.procedureStepId ?? ''}
           aria-invalid={errors[`lines.${index}.procedureStepId`] ? true : undefined} aria-describedby={errorId}
           onChange={(e) => {
             const id = e.target.value === '' ? null : Number(e.target.value);

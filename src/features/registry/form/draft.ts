@@ -48,9 +48,10 @@ export const newLine = (day: string, time: string, from: Partial<Omit<LineDraft,
   procedureStepId: null, modality: '', bodyPart: '', day, time, urgent: false, ...from, key: nextKey++,
 });
 
+/** A new patient: no sex chosen (the registrar must say, Unknown included: issue 32), source outpatient, one exam line. */
 export function emptyDraft(day: string, time: string): RegistrationDraft {
   return {
-    registrationId: null, version: null, patientName: '', patientId: '', patientGender: 'U', patientDob: '', age: '', ageUnit: 'Y',
+    registrationId: null, version: null, patientName: '', patientId: '', patientGender: '', patientDob: '', age: '', ageUnit: 'Y',
     phone: '', patientSource: 'O', inpatientId: '', bedNum: '', outpatientId: '', physicalExamId: '', applyDept: '', clinicImpression: '',
     lines: [newLine(day, time)],
   };

@@ -2,6 +2,7 @@ import { useId, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { REGISTRATION_STATUSES, SOURCE_SCOPES, type SourceScope } from '../../../../contract/registry';
 import { Spinner } from '@/ui/Spinner';
+import { MAIN_CONTROL } from '@/lib/mainFocus';
 
 /** The list's bar: organisation, day (‹ today ›), sources, status, search, the page, labels and export. */
 export function Toolbar({ desks, bucketId, day, today, scope, status, text, searchRef, loading, range, canPrevious, canNext, selected, exportDisabled,
@@ -67,7 +68,7 @@ export function Toolbar({ desks, bucketId, day, today, scope, status, text, sear
         {REGISTRATION_STATUSES.map((s) => <option key={s} value={s}>{t(`registry.status.${s}`)}</option>)}
       </select>
       <label htmlFor={`${ids}-search`} className="sr-only">{t('registry.list.search')}</label>
-      <input id={`${ids}-search`} ref={searchRef} type="search" className="input h-7 w-44 min-w-44 flex-1 text-[13px]" placeholder={`${t('registry.list.search')} (/)`} value={text}
+      <input id={`${ids}-search`} ref={searchRef} {...MAIN_CONTROL} type="search" className="input h-7 w-44 min-w-44 flex-1 text-[13px]" placeholder={`${t('registry.list.search')} (/)`} value={text}
         onChange={(e) => onText(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === 'Escape' && text) {

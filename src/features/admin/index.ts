@@ -1,0 +1,1 @@
+export { organizationSearchProvider } from './search';

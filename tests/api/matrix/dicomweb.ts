@@ -1,7 +1,6 @@
 import * as dicomParserModule from 'dicom-parser';
 import { asNewInstance, sample, uidOfLength } from '../../support/dicom';
 import { stow } from '../../support/dicomweb';
-import { tokenOf } from '../../support/reports';
 import type { TestServer } from '../../support/server';
 import { signedIn, type MatrixRow } from './types';
 import { examReaders, once } from './uploads';
@@ -18,7 +17,9 @@ const dicomParser = ((dicomParserModule as unknown as { default?: typeof dicomPa
 const study = once(async (s: TestServer) => {
   const studyUid = uidOfLength(40, 515151);
   const file = asNewInstance(sample('CT_small.dcm'), 515151, { study: studyUid });
-  const res = await stow(s, await tokenOf(s, 'tech'), [file]);
+  // A login of its own: the shared token cache (tokenOf) would hold tech's token from before the foundation rows'
+  // logout, which ends every token of tech, and the upload rows after it would meet a dead one.
+  const res = await stow(s, await s.login('tech'), [file]);
   if (res.status !== 200) throw new Error(`matrix setup: STOW → ${res.status} ${JSON.stringify(res.body)}`);
   const ds = dicomParser.parseDicom(file);
   return { study: studyUid, series: ds.string('x0020000e')!, instance: ds.string('x00080018')! };

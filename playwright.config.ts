@@ -16,6 +16,7 @@ const SECOND = [
   'share.ui.spec.ts', 'publish.spec.ts', 'screens.work.spec.ts', 'images.spec.ts', 'report.actions.spec.ts', 'calling.spec.ts',
   'viewer.samples.spec.ts', 'registry.spec.ts', 'notifications.spec.ts', 'report.xss.spec.ts', 'a11y.spec.ts',
   'viewer.syntaxes.spec.ts', 'learning.spec.ts', 'printTemplates.spec.ts', 'colourRules.spec.ts', 'consultations.flow.spec.ts', 'payments.flow.spec.ts',
+  'overflow.spec.ts',
 ].map((file) => `**/${file}`);
 const laneCount = process.env.E2E_LANES === '1' ? 1 : 2;
 
@@ -46,7 +47,7 @@ function server(at: number, all: readonly number[]) {
     url: `http://localhost:${at}/api/v1/domain`,
     // The first entry must find its port free; another lane's server, started by the first entry, may already answer.
     reuseExistingServer: !first,
-    timeout: 120_000,
+    timeout: 300_000, // two lanes seed side by side; on a loaded machine that took over two minutes
     env: {
       // Always a fresh embedded database in its data folder. .ci/run exports DATABASE_URL for the API suite: a server on
       // that shared database would meet the exams, files and links of earlier runs (whose files are gone).

@@ -107,6 +107,19 @@ describe('Query/Retrieve, Study Root', () => {
     expect(await lastAssociation()).toMatchObject({ services: ['move'], sent: 0, errors: ['move: destination NOWHERE unknown'] });
   });
 
+  it('moves nothing for another organisation\'s device: the destination is not among its devices', async () => {
+    const r = await dcmtk('movescu', ['-S', '-v', ...as('EXPERT_WS'), '-aem', 'PACS_DEST', ...peer(), '-k', 'QueryRetrieveLevel=STUDY', '-k', `StudyInstanceUID=${study}`]);
+    expect(r.stderr + r.stdout).toMatch(/Refused: MoveDestinationUnknown/);
+    expect(await lastAssociation()).toMatchObject({ bucketId: s.ids.expertCentreId, sent: 0 });
+  });
+
+  it('answers a C-FIND without a query level with A900 and keeps serving', async () => {
+    const r = await dcmtk('findscu', ['-S', '-v', ...as('CT1_SCANNER'), ...peer(), '-k', `StudyInstanceUID=${study}`]);
+    expect(r.stderr + r.stdout).toMatch(/Error: DataSetDoesNotMatchSOPClass/);
+    expect(await lastAssociation()).toMatchObject({ services: ['find'], found: 0, errors: ['find: QueryRetrieveLevel must be STUDY, SERIES or IMAGE'] });
+    expect(await find('CT1_SCANNER', ['QueryRetrieveLevel=STUDY', `StudyInstanceUID=${study}`])).toHaveLength(1);
+  });
+
   it('getscu gets the study on its own association', async () => {
     const od = path.join(dir, 'got');
     const r = await dcmtk('getscu', ['-S', ...as('CT1_SCANNER'), '-od', od, ...peer(), '-k', 'QueryRetrieveLevel=STUDY', '-k', `StudyInstanceUID=${study}`]);

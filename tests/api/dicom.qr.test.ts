@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -55,8 +55,19 @@ beforeAll(async () => {
   s = await startServer({ exams: 10, dicom: true });
   dir = mkdtempSync(path.join(tmpdir(), 'rad-qr-'));
   scpPort = await freePort();
-  scp = spawn('storescp', ['-aet', 'PACS_DEST', '-od', path.join(dir, 'moved'), '--fork', String(scpPort)], { stdio: 'ignore' });
-  await dcmtk('mkdir', ['-p', path.join(dir, 'moved'), path.join(dir, 'got')]);
+  mkdirSync(path.join(dir, 'moved'));
+  mkdirSync(path.join(dir, 'got'));
+  scp = spawn('storescp', ['-aet', 'PACS_DEST', '-od', path.join(dir, 'moved'), String(scpPort)], { stdio: 'ignore' });
+  // Listening once it takes a connection.
+  for (;;) {
+    if (scp.exitCode !== null) throw new Error(`storescp exited with ${scp.exitCode}`);
+    const up = await new Promise<boolean>((resolve) => {
+      const c = net.connect(scpPort, '127.0.0.1', () => { c.destroy(); resolve(true); });
+      c.on('error', () => resolve(false));
+    });
+    if (up) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
   await s.db.db.insert(devices).values([
     { bucketId: s.ids.hospitalId, name: 'PACS', modality: 'OT', aeTitle: 'PACS_DEST', host: '127.0.0.1', port: scpPort, sortOrder: 9 },
     { bucketId: s.ids.expertCentreId, name: 'Expert WS', modality: 'OT', aeTitle: 'EXPERT_WS', sortOrder: 0 },
@@ -65,7 +76,7 @@ beforeAll(async () => {
   expect(r.code, r.stderr + r.stdout).toBe(0);
 });
 afterAll(async () => {
-  if (scp.pid) process.kill(scp.pid);
+  if (scp.pid && scp.exitCode === null) process.kill(scp.pid);
   await s.close();
   rmSync(dir, { recursive: true, force: true });
 });

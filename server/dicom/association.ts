@@ -32,6 +32,7 @@ export class AssociationRecord {
   stored = 0;
   failed = 0;
   found = 0;
+  sent = 0;
   readonly errors: string[] = [];
   outcome: 'accepted' | 'rejected' | 'released' | 'aborted' = 'accepted';
   private ended = false;
@@ -78,7 +79,7 @@ export class AssociationRecord {
     this.wrote = true;
     await this.deps.db.update(dicomAssociations).set({
       ended: this.deps.clock.now(), outcome: this.outcome, services: [...this.services], stored: this.stored, failed: this.failed,
-      found: this.found, errors: this.errors, durationMs: Math.round(performance.now() - this.startedMs),
+      found: this.found, sent: this.sent, errors: this.errors, durationMs: Math.round(performance.now() - this.startedMs),
     }).where(eq(dicomAssociations.id, this.id));
   }
 }

@@ -3,7 +3,8 @@
  * the answer's character set — UTF-8 (ISO_IR 192) or GB18030, which dcmjs cannot write (it writes UTF-8 whatever the
  * Specific Character Set says). Elements are written in the order given, which the caller keeps ascending.
  */
-export type Value = string | Item[];
+/** Text, a sequence's items, or bytes already in the value's binary form (US, UL). */
+export type Value = string | Item[] | Buffer;
 export interface Element { tag: number; vr: string; value: Value }
 export type Item = Element[];
 export type Charset = 'ISO_IR 192' | 'GB18030';
@@ -46,7 +47,7 @@ export function encodeDataSet(elements: Item, opts: { explicit: boolean; charset
   for (const el of elements) {
     const value = typeof el.value === 'string'
       ? textBytes(el.value, el.vr, opts.charset)
-      : Buffer.concat(el.value.map((item) => {
+      : Buffer.isBuffer(el.value) ? el.value : Buffer.concat(el.value.map((item) => {
         const body = encodeDataSet(item, opts);
         const head = Buffer.alloc(8);
         head.writeUInt16LE(0xfffe, 0); head.writeUInt16LE(0xe000, 2); head.writeUInt32LE(body.length, 4);

@@ -7,19 +7,22 @@ import { dimse } from './dimse';
 import { guardPdus } from './guard';
 import { IMPLEMENTATION_CLASS_UID, IMPLEMENTATION_VERSION, part10 } from './part10';
 import { receiveInstance } from './receive';
-import { services, type Services } from './services';
+import { dataSetOf, destinationOf, filesOf, findStudyRoot, identifierOf, isParamsError } from './retrieve';
+import { encoded, services, type Services } from './services';
 
 type Association = InstanceType<typeof dimse.association.Association>;
 type PresentationContext = InstanceType<typeof dimse.association.PresentationContext>;
 type CStoreRequest = InstanceType<typeof dimse.requests.CStoreRequest>;
 type CEchoRequest = InstanceType<typeof dimse.requests.CEchoRequest>;
 type CFindRequest = InstanceType<typeof dimse.requests.CFindRequest>;
+type CMoveRequest = InstanceType<typeof dimse.requests.CMoveRequest>;
+type CGetRequest = InstanceType<typeof dimse.requests.CGetRequest>;
 type NCreateRequest = InstanceType<typeof dimse.requests.NCreateRequest>;
 type NSetRequest = InstanceType<typeof dimse.requests.NSetRequest>;
 type Dataset = InstanceType<typeof dimse.Dataset>;
 
 const { Scp, Dataset } = dimse;
-const { CEchoResponse, CStoreResponse, CFindResponse, NCreateResponse, NSetResponse } = dimse.responses;
+const { CEchoResponse, CStoreResponse, CFindResponse, CMoveResponse, CGetResponse, NCreateResponse, NSetResponse } = dimse.responses;
 const { PresentationContextResult, RejectResult, RejectSource, RejectReason, Status, SopClass } = dimse.constants;
 
 /**
@@ -53,7 +56,10 @@ const UNCOMPRESSED = [...NATIVE, '1.2.840.10008.1.2.2'];
 const isStorableSyntax = (ts: string) =>
   ts === '1.2.840.10008.1.2' || ts === '1.2.840.10008.1.2.1' || ts === '1.2.840.10008.1.2.2' || ts === '1.2.840.10008.1.2.1.99'
   || ts === '1.2.840.10008.1.2.5' || ts.startsWith('1.2.840.10008.1.2.4.');
-const NON_STORAGE = new Set<string>([SopClass.Verification, SopClass.ModalityWorklistInformationModelFind, SopClass.ModalityPerformedProcedureStep]);
+const NON_STORAGE = new Set<string>([
+  SopClass.Verification, SopClass.ModalityWorklistInformationModelFind, SopClass.ModalityPerformedProcedureStep,
+  SopClass.StudyRootQueryRetrieveInformationModelFind, SopClass.StudyRootQueryRetrieveInformationModelMove, SopClass.StudyRootQueryRetrieveInformationModelGet,
+]);
 
 /** Bytes of one C-STORE's data set as they arrive; over the limit they are dropped and the file is refused. */
 class Collector extends Writable {
@@ -269,6 +275,7 @@ class RadScp extends Scp {
       callback([response]);
     };
     if (bucketId === null) { fail(Status.ProcessingFailure); return; }
+    if (request.getAffectedSopClassUid() === SopClass.StudyRootQueryRetrieveInformationModelFind) { this.studyRootFind(bucketId, request, callback); return; }
     if (request.getAffectedSopClassUid() !== SopClass.ModalityWorklistInformationModelFind) { fail(Status.SopClassNotSupported); return; }
     record.services.add('mwl-find');
     void this.ctx.track(this.ctx.svc.worklist(bucketId, request.getDataset(), this.contextSyntax)).then((items) => {
@@ -285,6 +292,152 @@ class RadScp extends Scp {
     }, (err: Error) => {
       record.error(`worklist: ${err.message}`);
       fail(0xc000);
+    });
+  }
+
+  /** Study Root C-FIND (./retrieve.ts over the one Study Root query). */
+  private studyRootFind(bucketId: number, request: CFindRequest, callback: (responses: InstanceType<typeof CFindResponse>[]) => void): void {
+    const { record } = this.ctx;
+    record.services.add('find');
+    const answer = (status: number, comment?: string) => {
+      const response = CFindResponse.fromRequest(request);
+      response.setStatus(status);
+      if (comment) response.setErrorComment(comment.slice(0, 64));
+      return response;
+    };
+    const id = identifierOf(request.getDataset()?.getElements() ?? {});
+    if (!id.ok) { record.error(`find: ${id.message}`); callback([answer(0xa900, id.message)]); return; }
+    void this.ctx.track(findStudyRoot(this.ctx.deps, bucketId, id)).then((items) => {
+      record.found += items.length;
+      const responses = items.map((item) => {
+        const r = CFindResponse.fromRequest(request);
+        r.setDataset(encoded(item, this.contextSyntax, 'ISO_IR 192'));
+        r.setStatus(Status.Pending);
+        return r;
+      });
+      callback([...responses, answer(Status.Success)]);
+    }, (err: Error) => {
+      record.error(`find: ${err.message}`);
+      // A key of the wrong form (the query's ParamsError) does not match the SOP class; anything else is ours.
+      callback([isParamsError(err) ? answer(0xa900, err.message) : answer(0xc000)]);
+    });
+  }
+
+  /** The stored files an identifier names, read from storage, each as a data set in the syntax it was received in. */
+  private async datasetsFor(bucketId: number, identifier: Dataset | undefined): Promise<{ datasets: Dataset[]; failed: number } | { error: string }> {
+    const id = identifierOf(identifier?.getElements() ?? {});
+    if (!id.ok) return { error: id.message };
+    const files = await filesOf(this.ctx.deps, bucketId, id);
+    const datasets: Dataset[] = [];
+    let failed = 0;
+    for (const f of files) {
+      try {
+        const chunks: Buffer[] = [];
+        for await (const chunk of await this.ctx.deps.storage.get(f.storageKey)) chunks.push(chunk as Buffer);
+        datasets.push(new StoredDataset(dataSetOf(Buffer.concat(chunks)), f.transferSyntaxUid));
+      } catch (err) {
+        failed++;
+        this.ctx.record.error(`${f.sopInstanceUid}: ${(err as Error).message}`);
+      }
+    }
+    return { datasets, failed };
+  }
+
+  override cMoveRequest(request: CMoveRequest, callback: (responses: InstanceType<typeof CMoveResponse>[]) => void): void {
+    const { record } = this.ctx;
+    record.services.add('move');
+    const answer = (status: number, counts: { completed: number; failed: number }, comment?: string) => {
+      const response = CMoveResponse.fromRequest(request);
+      response.setStatus(status);
+      response.setCompleted(counts.completed);
+      response.setFailures(counts.failed);
+      response.setWarnings(0);
+      response.setRemaining(0);
+      if (comment) response.setErrorComment(comment.slice(0, 64));
+      return response;
+    };
+    const bucketId = this.bucketId;
+    if (bucketId === null) { callback([answer(Status.ProcessingFailure, { completed: 0, failed: 0 })]); return; }
+    const destinationAe = String(request.getCommandDataset().getElement('MoveDestination') ?? '').trim();
+    const work = async () => {
+      const destination = await destinationOf(this.ctx.deps, bucketId, destinationAe);
+      if (!destination) {
+        record.error(`move: destination ${destinationAe || '(none)'} unknown`);
+        return [answer(0xa801, { completed: 0, failed: 0 }, 'Move destination unknown')];
+      }
+      const found = await this.datasetsFor(bucketId, request.getDataset());
+      if ('error' in found) { record.error(`move: ${found.error}`); return [answer(0xa900, { completed: 0, failed: 0 }, found.error)]; }
+      const sent = await sendTo(destination, this.ctx.aeTitle, found.datasets, this.callingAe);
+      const counts = { completed: sent.completed, failed: sent.failed + found.failed };
+      record.sent += counts.completed;
+      record.failed += counts.failed;
+      if (sent.error) record.error(`move to ${destination.aeTitle}: ${sent.error}`);
+      // PS3.4 C.4.2.1.5: all sent 0000; some failed B000; none sent (and some asked) A702.
+      const status = counts.failed === 0 ? Status.Success : counts.completed > 0 ? 0xb000 : 0xa702;
+      return [answer(status, counts)];
+    };
+    void this.ctx.track(work()).then(callback, (err: Error) => {
+      record.error(`move: ${err.message}`);
+      callback([answer(isParamsError(err) ? 0xa900 : 0xc000, { completed: 0, failed: 0 })]);
+    });
+  }
+
+  override cGetRequest(request: CGetRequest, callback: (responses: InstanceType<typeof CGetResponse>[]) => void): void {
+    const { record } = this.ctx;
+    record.services.add('get');
+    const answer = (status: number, counts: { completed: number; failed: number }, comment?: string) => {
+      const response = CGetResponse.fromRequest(request);
+      response.setStatus(status);
+      response.setCompleted(counts.completed);
+      response.setFailures(counts.failed);
+      response.setWarnings(0);
+      response.setRemaining(0);
+      if (comment) response.setErrorComment(comment.slice(0, 64));
+      return response;
+    };
+    const bucketId = this.bucketId;
+    if (bucketId === null) { callback([answer(Status.ProcessingFailure, { completed: 0, failed: 0 })]); return; }
+    const work = async () => {
+      const found = await this.datasetsFor(bucketId, request.getDataset());
+      if ('error' in found) { record.error(`get: ${found.error}`); return [answer(0xa900, { completed: 0, failed: 0 }, found.error)]; }
+      let completed = 0;
+      let failed = found.failed;
+      // Sub-operations on this association, one after the other, on the storage contexts the peer offered as SCP.
+      for (const dataset of found.datasets) {
+        const ok = await this.storeHere(dataset);
+        if (ok) completed++; else failed++;
+      }
+      record.sent += completed;
+      record.failed += failed;
+      const status = failed === 0 ? Status.Success : completed > 0 ? 0xb000 : 0xa702;
+      return [answer(status, { completed, failed })];
+    };
+    void this.ctx.track(work()).then(callback, (err: Error) => {
+      record.error(`get: ${err.message}`);
+      callback([answer(isParamsError(err) ? 0xa900 : 0xc000, { completed: 0, failed: 0 })]);
+    });
+  }
+
+  /** One C-STORE sub-operation of a C-GET, sent on this association; true when the peer stored it. */
+  private storeHere(dataset: Dataset): Promise<boolean> {
+    // The library's own request bookkeeping (message ids, pending requests matched to their responses), not in its types.
+    const self = this as unknown as {
+      association: { getAcceptedPresentationContextFromRequest(r: unknown): PresentationContext | undefined };
+      _getNextMessageId(): number; pending: unknown[]; _sendDimse(m: { context: PresentationContext; command: unknown }): void;
+    };
+    const request = new dimse.requests.CStoreRequest(dataset);
+    const context = self.association.getAcceptedPresentationContextFromRequest(request);
+    if (!context) {
+      this.ctx.record.error(`get: no storage context for ${String(dataset.getElement('SOPClassUID'))} accepted`);
+      return Promise.resolve(false);
+    }
+    return new Promise((resolve) => {
+      let status = -1;
+      request.on('response', (r: { getStatus(): number }) => { status = r.getStatus(); });
+      request.on('done', () => resolve(status === 0 || (status & 0xf000) === 0xb000));
+      request.setMessageId(self._getNextMessageId());
+      self.pending.push(request);
+      self._sendDimse({ context, command: request });
     });
   }
 
@@ -319,4 +472,45 @@ class RadScp extends Scp {
         answer(Status.ProcessingFailure);
       });
   }
+}
+
+/**
+ * A stored file's data set for a C-STORE sub-operation: parsed (the library reads its SOP class and instance, and
+ * transcodes it when the peer accepted another syntax), but sent as the bytes that were received when the syntax is the same.
+ */
+class StoredDataset extends Dataset {
+  constructor(private readonly raw: Buffer, private readonly syntax: string) { super(raw, syntax); }
+  override getDenaturalizedDataset(): Buffer { return this.raw; }
+  override getTransferSyntaxUid(): string { return this.syntax; }
+}
+
+const NATIVE_SYNTAXES = ['1.2.840.10008.1.2.1', '1.2.840.10008.1.2'];
+
+/** C-MOVE's sub-operations: one association from us (our AE title) to the destination, a C-STORE per data set. */
+function sendTo(destination: { aeTitle: string; host: string; port: number }, aeTitle: string, datasets: Dataset[], originator: string):
+  Promise<{ completed: number; failed: number; error: string | null }> {
+  if (datasets.length === 0) return Promise.resolve({ completed: 0, failed: 0, error: null });
+  return new Promise((resolve) => {
+    const client = new dimse.Client();
+    let completed = 0;
+    let error: string | null = null;
+    for (const dataset of datasets) {
+      const request = new dimse.requests.CStoreRequest(dataset);
+      // A native file may go in the other native syntax if the destination takes only that one.
+      if (NATIVE_SYNTAXES.includes(dataset.getTransferSyntaxUid())) request.setAdditionalTransferSyntaxes(NATIVE_SYNTAXES.filter((t) => t !== dataset.getTransferSyntaxUid()));
+      const command = request.getCommandDataset() as unknown as { setElement(k: string, v: unknown): void };
+      command.setElement('MoveOriginatorApplicationEntityTitle', originator);
+      request.on('response', (r: { getStatus(): number }) => {
+        const status = r.getStatus();
+        if (status === 0 || (status & 0xf000) === 0xb000) completed++;
+      });
+      client.addRequest(request);
+    }
+    let settled = false;
+    const finish = () => { if (!settled) { settled = true; resolve({ completed, failed: datasets.length - completed, error }); } };
+    client.on('associationRejected', (r: { reason: number }) => { error = `association rejected (${r.reason})`; finish(); });
+    client.on('networkError', (err: Error) => { error = err.message; finish(); });
+    client.on('closed', finish);
+    client.send(destination.host, destination.port, aeTitle, destination.aeTitle, { connectTimeout: 10_000, associationTimeout: 30_000, pduTimeout: 60_000 });
+  });
 }

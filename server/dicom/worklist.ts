@@ -22,7 +22,7 @@ export const WORKLIST_MAX = 500;
 type Naturalized = Record<string, unknown>;
 
 /** A naturalized value as text: a string, the first of several, or a person name's alphabetic (else ideographic) group. */
-function text(value: unknown): string {
+export function text(value: unknown): string {
   if (typeof value === 'string') return value.trim();
   if (typeof value === 'number') return String(value);
   if (Array.isArray(value)) {

@@ -24,6 +24,8 @@ export const dicomAssociations = pgTable('dicom_associations', {
   stored: integer('stored').notNull().default(0),
   failed: integer('failed').notNull().default(0),
   found: integer('found').notNull().default(0),
+  /** Instances sent by C-MOVE and C-GET sub-operations (completed); their failures count in `failed`. */
+  sent: integer('sent').notNull().default(0),
   errors: jsonb('errors').$type<string[]>().notNull().default([]),
   durationMs: integer('duration_ms'),
 }, (t) => [

@@ -1,0 +1,1 @@
+ALTER TABLE "dicom_associations" ADD COLUMN "sent" integer DEFAULT 0 NOT NULL;

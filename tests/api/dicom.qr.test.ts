@@ -1,0 +1,141 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readDicomHeader } from '../../contract/dicom';
+import { devices, dicomAssociations } from '../../server/db/schema';
+import { dcmtk } from '../support/dcmtk';
+import { CT_SERIES, SAMPLES_DIR, sample } from '../support/dicom';
+import { startServer, type TestServer } from '../support/server';
+
+/** Query/Retrieve, Study Root: findscu -S, movescu to a storescp, getscu, against the listener. */
+let s: TestServer;
+let dir: string;
+let scp: ChildProcess;
+let scpPort: number;
+const FILES = CT_SERIES.slice(0, 3);
+const headers = FILES.map((f) => {
+  const read = readDicomHeader(sample(f));
+  if (!read.ok) throw new Error(f);
+  return read.header;
+});
+const study = headers[0]!.studyInstanceUid;
+
+const freePort = () => new Promise<number>((resolve) => {
+  const srv = net.createServer();
+  srv.listen(0, '127.0.0.1', () => { const a = srv.address() as net.AddressInfo; srv.close(() => resolve(a.port)); });
+});
+const peer = () => ['127.0.0.1', String(s.dicom!.port)];
+const as = (ae: string) => ['-aet', ae, '-aec', 'RADWS'];
+/** The listener writes an association's counts when its connection closes, just after the tool has exited. */
+async function lastAssociation() {
+  for (;;) {
+    const rows = await s.db.db.select().from(dicomAssociations).orderBy(dicomAssociations.id);
+    const last = rows.at(-1);
+    if (last?.ended) return last;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+/** The SOP Instance UIDs of the DICOM files in a folder. */
+const sopsIn = (folder: string) => readdirSync(folder).map((f) => {
+  const read = readDicomHeader(readFileSync(path.join(folder, f)));
+  return read.ok ? read.header.sopInstanceUid : `unreadable ${f}`;
+}).sort();
+/** findscu -S's answers (one file each), their attributes read back. */
+async function find(ae: string, keys: string[]) {
+  const od = mkdtempSync(path.join(dir, 'find-'));
+  const r = await dcmtk('findscu', ['-S', '-X', '-od', od, ...as(ae), ...peer(), ...keys.flatMap((k) => ['-k', k])]);
+  expect(r.code, r.stderr + r.stdout).toBe(0);
+  return readdirSync(od).map((f) => readFileSync(path.join(od, f)).toString('latin1'));
+}
+
+beforeAll(async () => {
+  s = await startServer({ exams: 10, dicom: true });
+  dir = mkdtempSync(path.join(tmpdir(), 'rad-qr-'));
+  scpPort = await freePort();
+  mkdirSync(path.join(dir, 'moved'));
+  mkdirSync(path.join(dir, 'got'));
+  scp = spawn('storescp', ['-aet', 'PACS_DEST', '-od', path.join(dir, 'moved'), String(scpPort)], { stdio: 'ignore' });
+  // Listening once it takes a connection.
+  for (;;) {
+    if (scp.exitCode !== null) throw new Error(`storescp exited with ${scp.exitCode}`);
+    const up = await new Promise<boolean>((resolve) => {
+      const c = net.connect(scpPort, '127.0.0.1', () => { c.destroy(); resolve(true); });
+      c.on('error', () => resolve(false));
+    });
+    if (up) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await s.db.db.insert(devices).values([
+    { bucketId: s.ids.hospitalId, name: 'PACS', modality: 'OT', aeTitle: 'PACS_DEST', host: '127.0.0.1', port: scpPort, sortOrder: 9 },
+    { bucketId: s.ids.expertCentreId, name: 'Expert WS', modality: 'OT', aeTitle: 'EXPERT_WS', sortOrder: 0 },
+  ]);
+  const r = await dcmtk('storescu', [...as('CT1_SCANNER'), ...peer(), ...FILES.map((f) => path.join(SAMPLES_DIR, f))]);
+  expect(r.code, r.stderr + r.stdout).toBe(0);
+});
+afterAll(async () => {
+  if (scp.pid && scp.exitCode === null) process.kill(scp.pid);
+  await s.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('Query/Retrieve, Study Root', () => {
+  it('findscu -S finds the stored study, its series and its images, and only in the caller\'s organisation', async () => {
+    const studies = await find('CT1_SCANNER', ['QueryRetrieveLevel=STUDY', `StudyInstanceUID=${study}`, 'PatientName', 'NumberOfStudyRelatedInstances']);
+    expect(studies).toHaveLength(1);
+    expect(studies[0]).toContain(study);
+    expect(await lastAssociation()).toMatchObject({ services: ['find'], found: 1, outcome: 'released' });
+
+    const series = await find('CT1_SCANNER', ['QueryRetrieveLevel=SERIES', `StudyInstanceUID=${study}`, 'SeriesInstanceUID', 'Modality']);
+    expect(series).toHaveLength(1);
+    expect(series[0]).toContain(headers[0]!.seriesInstanceUid);
+
+    const images = await find('CT1_SCANNER', ['QueryRetrieveLevel=IMAGE', `StudyInstanceUID=${study}`, `SeriesInstanceUID=${headers[0]!.seriesInstanceUid}`, 'SOPInstanceUID', 'InstanceNumber']);
+    expect(images).toHaveLength(FILES.length);
+    for (const h of headers) expect(images.some((a) => a.includes(h.sopInstanceUid))).toBe(true);
+
+    // Another organisation's device asks the same: nothing.
+    expect(await find('EXPERT_WS', ['QueryRetrieveLevel=STUDY', `StudyInstanceUID=${study}`])).toHaveLength(0);
+    // Its own organisation's studies only (the seed's exams), never this one.
+    const theirs = await find('EXPERT_WS', ['QueryRetrieveLevel=STUDY', 'StudyInstanceUID']);
+    expect(theirs.some((a) => a.includes(study))).toBe(false);
+    const ours = await find('CT1_SCANNER', ['QueryRetrieveLevel=STUDY', 'StudyInstanceUID']);
+    expect(ours.some((a) => a.includes(study))).toBe(true);
+  });
+
+  it('movescu moves the study to a destination among the organisation\'s devices', async () => {
+    const r = await dcmtk('movescu', ['-S', ...as('CT1_SCANNER'), '-aem', 'PACS_DEST', ...peer(), '-k', 'QueryRetrieveLevel=STUDY', '-k', `StudyInstanceUID=${study}`]);
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    expect(await lastAssociation()).toMatchObject({ services: ['move'], sent: FILES.length, failed: 0, errors: [] });
+    expect(sopsIn(path.join(dir, 'moved'))).toEqual(headers.map((h) => h.sopInstanceUid).sort());
+  });
+
+  it('refuses a move to an unknown destination with A801', async () => {
+    const r = await dcmtk('movescu', ['-S', '-v', ...as('CT1_SCANNER'), '-aem', 'NOWHERE', ...peer(), '-k', 'QueryRetrieveLevel=STUDY', '-k', `StudyInstanceUID=${study}`]);
+    expect(r.stderr + r.stdout).toMatch(/Refused: MoveDestinationUnknown/);
+    expect(await lastAssociation()).toMatchObject({ services: ['move'], sent: 0, errors: ['move: destination NOWHERE unknown'] });
+  });
+
+  it('moves nothing for another organisation\'s device: the destination is not among its devices', async () => {
+    const r = await dcmtk('movescu', ['-S', '-v', ...as('EXPERT_WS'), '-aem', 'PACS_DEST', ...peer(), '-k', 'QueryRetrieveLevel=STUDY', '-k', `StudyInstanceUID=${study}`]);
+    expect(r.stderr + r.stdout).toMatch(/Refused: MoveDestinationUnknown/);
+    expect(await lastAssociation()).toMatchObject({ bucketId: s.ids.expertCentreId, sent: 0 });
+  });
+
+  it('answers a C-FIND without a query level with A900 and keeps serving', async () => {
+    const r = await dcmtk('findscu', ['-S', '-v', ...as('CT1_SCANNER'), ...peer(), '-k', `StudyInstanceUID=${study}`]);
+    expect(r.stderr + r.stdout).toMatch(/Error: DataSetDoesNotMatchSOPClass/);
+    expect(await lastAssociation()).toMatchObject({ services: ['find'], found: 0, errors: ['find: QueryRetrieveLevel must be STUDY, SERIES or IMAGE'] });
+    expect(await find('CT1_SCANNER', ['QueryRetrieveLevel=STUDY', `StudyInstanceUID=${study}`])).toHaveLength(1);
+  });
+
+  it('getscu gets the study on its own association', async () => {
+    const od = path.join(dir, 'got');
+    const r = await dcmtk('getscu', ['-S', ...as('CT1_SCANNER'), '-od', od, ...peer(), '-k', 'QueryRetrieveLevel=STUDY', '-k', `StudyInstanceUID=${study}`]);
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    expect(await lastAssociation()).toMatchObject({ services: ['get'], sent: FILES.length, failed: 0 });
+    expect(sopsIn(od)).toEqual(headers.map((h) => h.sopInstanceUid).sort());
+  });
+});

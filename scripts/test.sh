@@ -15,6 +15,9 @@ missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 command -v espeak-ng >/dev/null 2>&1 || missing+=(espeak-ng)
 command -v storescu >/dev/null 2>&1 || missing+=(dcmtk)
+# Orthanc, the peer PACS of tests/api/dicom.orthanc.test.ts (started there on free loopback ports; the package's own
+# service is not needed).
+[ -x /usr/sbin/Orthanc ] || missing+=(orthanc)
 fc-list 2>/dev/null | grep -i "noto sans cjk" >/dev/null || missing+=(fonts-noto-cjk)
 fc-list 2>/dev/null | grep -i "tibetan machine" >/dev/null || missing+=(fonts-tibetan-machine)
 if [ ${#missing[@]} -gt 0 ]; then

@@ -47,7 +47,6 @@ interface Target {
 
 interface Cpu { process: number; database: number }
 
-interface StudyInfo { studyInstanceUid: string }
 
 async function startOrthanc(root: string): Promise<Target> {
   const orthanc = await startOrthancProcess(root);

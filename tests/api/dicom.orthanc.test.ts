@@ -30,7 +30,7 @@ describe('Orthanc as a peer', () => {
   it('pushes a study to the product, which stores every instance on one exam of the calling AE\'s organisation', async () => {
     let studyId = '';
     for (const f of CT_SERIES) {
-      const res = await fetch(`${orthanc.base}/instances`, { method: 'POST', headers: { 'content-type': 'application/dicom' }, body: sample(f) });
+      const res = await fetch(`${orthanc.base}/instances`, { method: 'POST', headers: { 'content-type': 'application/dicom' }, body: new Uint8Array(sample(f)) });
       expect(res.status).toBe(200);
       studyId = ((await res.json()) as { ParentStudy: string }).ParentStudy;
     }

@@ -15,13 +15,13 @@
  * - Besides the rates, the CPU time each server spent per file (its process from /proc, plus PostgreSQL's backends
  *   for the product with --postgres): on a shared machine the rates follow the neighbours' load, CPU time much less.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { writeDicomFile } from '../server/seed/dicom/writer';
 import { DEMO_PASSWORD } from '../server/seed/demo';
+import { ctStudy, processCpuMs, startOrthancProcess, waitFor, type StudyInfo } from './support/orthanc';
 import { freePort, percentile } from './support/stats';
 import { arg } from './support/args';
 
@@ -30,27 +30,8 @@ const ROUNDS = Number(arg('rounds') ?? 2);
 /** `--in-flight 4`: one level only (profiling). */
 const IN_FLIGHT = arg('in-flight') ? [Number(arg('in-flight'))] : [1, 4];
 const POSTGRES = process.argv.includes('--postgres');
-const ORTHANC = '/usr/sbin/Orthanc';
 /** `--only product|orthanc`: one side alone (profiling); no ratio then. */
 const ONLY = arg('only');
-
-async function waitFor(url: string, child: ChildProcess, what: string, timeoutMs = 180_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode} before it answered`);
-    const ok = await fetch(url).then((r) => r.status < 500, () => false);
-    if (ok) return;
-    if (Date.now() > until) throw new Error(`${what} did not answer ${url} within ${timeoutMs / 1000} s`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-function ensureOrthanc(): void {
-  if (existsSync(ORTHANC)) return;
-  console.log('Orthanc is missing: apt-get install -y orthanc');
-  const run = spawnSync('apt-get', ['install', '-y', 'orthanc'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  if (run.status !== 0 || !existsSync(ORTHANC)) throw new Error('Could not install Orthanc (apt-get install -y orthanc needs root and Debian\'s mirrors)');
-}
 
 interface Target {
   name: string;
@@ -66,35 +47,12 @@ interface Target {
 
 interface Cpu { process: number; database: number }
 
-/** utime + stime of a process from /proc (clock ticks of 10 ms); 0 when it is gone. */
-function processCpuMs(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
-}
-
-interface StudyInfo { studyInstanceUid: string }
 
 async function startOrthanc(root: string): Promise<Target> {
-  ensureOrthanc();
-  const port = await freePort();
-  const config = path.join(root, 'orthanc.json');
-  writeFileSync(config, JSON.stringify({
-    Name: 'bench', StorageDirectory: path.join(root, 'orthanc-storage'), IndexDirectory: path.join(root, 'orthanc-index'),
-    HttpPort: port, DicomServerEnabled: false, RemoteAccessAllowed: false, AuthenticationEnabled: false,
-    StorageCompression: false, Plugins: [],
-  }, null, 2));
-  const child = spawn(ORTHANC, [config], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  child.stderr!.on('data', (d: Buffer) => { log = (log + d.toString()).slice(-4000); });
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/system`, child, 'Orthanc').catch((err: Error) => { throw new Error(`${err.message}\n${log}`); });
-  const version = ((await (await fetch(`${base}/system`)).json()) as { Version: string }).Version;
+  const orthanc = await startOrthancProcess(root);
+  const { base } = orthanc;
   return {
-    name: `Orthanc ${version}`,
+    name: `Orthanc ${orthanc.version}`,
     begin: async () => {},
     send: async (file) => {
       const res = await fetch(`${base}/instances`, { method: 'POST', headers: { 'content-type': 'application/dicom' }, body: file });
@@ -102,8 +60,8 @@ async function startOrthanc(root: string): Promise<Target> {
       if (res.status !== 200 || body.Status !== 'Success') throw new Error(`Orthanc: ${res.status} ${JSON.stringify(body)}`);
     },
     end: async () => {},
-    stop: async () => { child.kill('SIGTERM'); await new Promise((r) => child.once('exit', r)); },
-    cpu: async () => ({ process: processCpuMs(child.pid), database: 0 }),
+    stop: orthanc.stop,
+    cpu: async () => ({ process: processCpuMs(orthanc.pid), database: 0 }),
   };
 }
 
@@ -177,48 +135,6 @@ async function startProduct(root: string): Promise<Target> {
       return { process: processCpuMs(child.pid), database: [...backends.values()].reduce((a, b) => a + b, 0) };
     },
   };
-}
-
-/** `n` CT slices of one new study: 512×512 signed 16-bit, a different picture on each. */
-function ctStudy(n: number, round: number): { study: StudyInfo; files: Uint8Array<ArrayBuffer>[] } {
-  const studyUid = `1.2.826.0.1.3680043.8.498.4242.${Date.now()}.${round}`;
-  const files = Array.from({ length: n }, (_, i) => {
-    const pixels = new Int16Array(512 * 512);
-    for (let p = 0; p < pixels.length; p++) {
-      const x = (p % 512) - 256;
-      const y = Math.floor(p / 512) - 256;
-      pixels[p] = x * x + y * y < 200 * 200 ? 40 + ((x * 7 + y * 13 + i * 31) & 63) : -1000;
-    }
-    return writeDicomFile([
-      { tag: 0x00080008, vr: 'CS', value: 'ORIGINAL\\PRIMARY\\AXIAL' },
-      { tag: 0x00080016, vr: 'UI', value: '1.2.840.10008.5.1.4.1.1.2' },
-      { tag: 0x00080018, vr: 'UI', value: `${studyUid}.1.${i + 1}` },
-      { tag: 0x00080020, vr: 'DA', value: '20260101' },
-      { tag: 0x00080060, vr: 'CS', value: 'CT' },
-      { tag: 0x00100010, vr: 'PN', value: 'Bench^Patient' },
-      { tag: 0x00100020, vr: 'LO', value: 'BENCH-1' },
-      { tag: 0x00180050, vr: 'DS', value: '1.25' },
-      { tag: 0x0020000d, vr: 'UI', value: studyUid },
-      { tag: 0x0020000e, vr: 'UI', value: `${studyUid}.1` },
-      { tag: 0x00200011, vr: 'IS', value: '1' },
-      { tag: 0x00200013, vr: 'IS', value: String(i + 1) },
-      { tag: 0x00200032, vr: 'DS', value: `-250\\-250\\${(i * 1.25).toFixed(2)}` },
-      { tag: 0x00280002, vr: 'US', value: 1 },
-      { tag: 0x00280004, vr: 'CS', value: 'MONOCHROME2' },
-      { tag: 0x00280010, vr: 'US', value: 512 },
-      { tag: 0x00280011, vr: 'US', value: 512 },
-      { tag: 0x00280100, vr: 'US', value: 16 },
-      { tag: 0x00280101, vr: 'US', value: 16 },
-      { tag: 0x00280102, vr: 'US', value: 15 },
-      { tag: 0x00280103, vr: 'US', value: 1 },
-      { tag: 0x00281050, vr: 'DS', value: '40' },
-      { tag: 0x00281051, vr: 'DS', value: '400' },
-      { tag: 0x00281052, vr: 'DS', value: '-1024' },
-      { tag: 0x00281053, vr: 'DS', value: '1' },
-      { tag: 0x7fe00010, vr: 'OW', value: pixels },
-    ]) as Uint8Array<ArrayBuffer>;
-  });
-  return { study: { studyInstanceUid: studyUid }, files };
 }
 
 interface Measure { target: string; inFlight: number; round: number; files: number; mb: number; seconds: number; p50: number; p95: number; cpuMsPerFile: number; dbCpuMsPerFile: number }

@@ -10,12 +10,13 @@ run() { "$@" || status=1; }
 
 # Debian's Chromium (browsers cannot be downloaded here), fonts for Chinese and Tibetan screens, and espeak-ng, the
 # speech engine the server starts for spoken calls (server/calling/tts.ts), and dcmtk, the DICOM tools the listener's
-# tests run as modalities and PACS do (tests/api/dicom.*.test.ts).
+# tests run as modalities and PACS do (tests/api/dicom.*.test.ts), and Orthanc, the PACS that pushes a study to the
+# listener in tests/api/dicom.orthanc.test.ts.
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 command -v espeak-ng >/dev/null 2>&1 || missing+=(espeak-ng)
 command -v storescu >/dev/null 2>&1 || missing+=(dcmtk)
-# Orthanc, the peer PACS of tests/api/dicom.orthanc.test.ts (started there on free loopback ports; the package's own
+# Orthanc, the peer PACS of tests/api/dicom.orthanc*.test.ts (started there on free loopback ports; the package's own
 # service is not needed).
 [ -x /usr/sbin/Orthanc ] || missing+=(orthanc)
 fc-list 2>/dev/null | grep -i "noto sans cjk" >/dev/null || missing+=(fonts-noto-cjk)

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Page } from '../../../../contract/common';
 import type { DicomAssociation, DicomNode, DicomSettings, EchoResult } from '../../../../contract/dicomAdmin';
@@ -40,7 +40,14 @@ export function DicomPanel({ orgId }: { orgId: number }) {
   const [editing, setEditing] = useState<{ id: number; host: string; port: string } | null>(null);
   const rows = useRef<HTMLTableSectionElement>(null);
 
-  const focusRow = (id: number) => requestAnimationFrame(() => rows.current?.querySelector<HTMLElement>(`[data-dicom-device="${id}"]`)?.focus());
+  // The row to give the focus back to once it is on screen again (after an edit, the list reloads).
+  const [refocus, setRefocus] = useState<number | null>(null);
+  const focusRow = (id: number) => setRefocus(id);
+  useEffect(() => {
+    if (refocus === null) return;
+    const row = rows.current?.querySelector<HTMLElement>(`[data-dicom-device="${refocus}"]`);
+    if (row) { row.focus(); setRefocus(null); }
+  }, [refocus, devices.data, editing]);
 
   const echo = async (id: number) => {
     if (echoes[id]?.running) return;

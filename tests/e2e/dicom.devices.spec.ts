@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import net from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import type { Device } from '../../contract/organizations';
+import { axeFindings } from './support/axe';
 import { apiAs } from './support/reportApi';
 import { prefer, RAW_KEY, signIn } from './support/session';
 
@@ -106,6 +107,8 @@ test('in Chinese: the panel, the switch by Shift+U and an echo', async ({ page }
   await page.keyboard.press('Shift+U');
   await expect(panel.getByTestId('dicom-accept-unknown')).not.toBeChecked();
   await expect(panel).not.toContainText(RAW_KEY);
+  // The panel (rows with the focus, the echo results, the switch) passes axe as the other screens do.
+  expect(await axeFindings(page, 'org-procedures with the DICOM panel')).toEqual([]);
   mkdirSync('.tmp/looks', { recursive: true });
   await page.screenshot({ path: '.tmp/looks/dicom-devices-chs.png', fullPage: true });
 });

@@ -74,6 +74,8 @@ test('the admin sees the AE title, sets a device\'s host and port and echoes it 
   await expect(row).toBeFocused();
   await expect(row).toContainText('127.0.0.1');
   await expect(row).toContainText(String(scpPort));
+  // The devices list above shows the same address (both lists load again after a change in either).
+  await expect(page.getByTestId('ordered-list-devices')).toContainText(`127.0.0.1:${scpPort}`);
 
   await page.keyboard.press('e');
   await expect(row.getByTestId('dicom-echo-result')).toHaveText(/^OK, \d+ ms$/);

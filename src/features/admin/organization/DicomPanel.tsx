@@ -11,6 +11,7 @@ import { dicomCommands } from '../commands';
 import { Section } from '../ui/AdminFrame';
 import { LoadState } from '../ui/states';
 import { useWrite } from '../ui/useWrite';
+import { devicesChanged, useDevicesChanged } from './devicesChanged';
 
 type EchoState = { running: true } | { running: false; result: EchoResult } | { running: false; error: string };
 
@@ -35,6 +36,7 @@ export function DicomPanel({ orgId }: { orgId: number }) {
   const devices = useLoad(`admin:org:${orgId}:devices`, (signal) => http.get<Device[]>(`${base}/devices`, { signal }));
   const associations = useLoad(`admin:org:${orgId}:dicom-associations`, (signal) =>
     http.post<Page<DicomAssociation>>(`${base}/dicom/associations/query`, { limit: 20 }, { signal }));
+  useDevicesChanged(orgId, devices.reload);
   const { busy, run } = useWrite();
   const [echoes, setEchoes] = useState<Record<number, EchoState>>({});
   const [editing, setEditing] = useState<{ id: number; host: string; port: string } | null>(null);
@@ -73,7 +75,7 @@ export function DicomPanel({ orgId }: { orgId: number }) {
     const body = { name: d.name, modality: d.modality, aeTitle: d.aeTitle, room: d.room, deviceGroupId: d.deviceGroupId, host, port };
     if (await run(() => http.put(`${base}/devices/${d.id}`, body), t('admin.dicom.saved', { name: d.name }))) {
       setEditing(null);
-      devices.reload();
+      devicesChanged(orgId);
       focusRow(d.id);
     }
   };

@@ -8,6 +8,7 @@ import { SortableList } from '../ui/SortableList';
 import { LoadState } from '../ui/states';
 import { useResort } from '../ui/useResort';
 import { useWrite } from '../ui/useWrite';
+import { devicesChanged, useDevicesChanged } from './devicesChanged';
 
 /** The other ordered lists of an organisation: each its own add form, all re-sorted the same way (server/http/order.ts). */
 export type OrderedKind = 'steps' | 'device-groups' | 'devices' | 'queue-types';
@@ -39,6 +40,7 @@ function bodyOf(kind: OrderedKind, form: Record<Field, string>, flags: Record<St
 
 const EMPTY: Record<Field, string> = { name: '', modality: '', room: '', prefix: '', aeTitle: '', host: '', port: '' };
 const NO_FLAGS: Record<StepFlag, boolean> = { reportDuringExam: false, showLocalVideo: false };
+const NOTHING = () => {};
 
 /** One ordered list with its add form: Alt+↑/↓ or drag re-sorts, × or Delete on the row deletes (asks first); a step's flags switch in place. */
 export function OrderedList({ orgId, kind }: { orgId: number; kind: OrderedKind }) {
@@ -46,6 +48,9 @@ export function OrderedList({ orgId, kind }: { orgId: number; kind: OrderedKind 
   const ids = useId();
   const base = `buckets/${orgId}/${kind}`;
   const list = useLoad(`admin:org:${orgId}:${kind}`, (signal) => http.get<Row[]>(base, { signal }));
+  useDevicesChanged(orgId, kind === 'devices' ? list.reload : NOTHING);
+  // The devices are also on the DICOM panel: it loads again after a change here.
+  const changed = () => { if (kind === 'devices') devicesChanged(orgId); };
   const [form, setForm] = useState(EMPTY);
   const [flags, setFlags] = useState(NO_FLAGS);
   const [deleting, setDeleting] = useState<Row | null>(null);
@@ -65,6 +70,7 @@ export function OrderedList({ orgId, kind }: { orgId: number; kind: OrderedKind 
       setForm(EMPTY);
       setFlags(NO_FLAGS);
       list.reload();
+      changed();
     }
   };
 
@@ -121,7 +127,7 @@ export function OrderedList({ orgId, kind }: { orgId: number; kind: OrderedKind 
       <ConfirmDialog open={deleting !== null} title={t('admin.ordered.deleteTitle')} confirmLabel={t('admin.delete')} busy={busy} focus="cancel"
         onCancel={() => setDeleting(null)}
         onConfirm={() => deleting && void run(() => http.delete(`${base}/${deleting.id}`), t('admin.procedures.deleted', { name: deleting.name })).then((ok) => {
-          if (ok) { setDeleting(null); list.reload(); }
+          if (ok) { setDeleting(null); list.reload(); changed(); }
         })}>
         <p className="text-[13px]">{t('admin.procedures.deleteBody', { name: deleting?.name ?? '' })}</p>
       </ConfirmDialog>

@@ -28,6 +28,8 @@ export const ERROR_STATUS = {
   TooManyAttempts: 429,
   NoPrintTemplate: 400,
   TemplateDownloadFailed: 502,
+  /** DICOM: an Echo (or a retrieve) to a device that has no host and port (issue 33). */
+  DeviceNoAddress: 400,
   FileTooLarge: 400,
   TooManyImages: 400,
   UploadTokenFailed: 400,

@@ -192,7 +192,15 @@ export type StepInput = z.input<typeof stepInput>;
 export interface DeviceGroup { id: number; name: string; sortOrder: number }
 export const deviceGroupInput = z.object({ name: text(64) });
 
-export interface Device { id: number; name: string; modality: string; aeTitle: string | null; room: string | null; deviceGroupId: number | null; sortOrder: number }
+export interface Device { id: number; name: string; modality: string; aeTitle: string | null; host: string | null; port: number | null; room: string | null; deviceGroupId: number | null; sortOrder: number }
+/** Where a device listens for DICOM: a host name (RFC 1123 labels) or an IPv4 / IPv6 address. */
+export const deviceHost = z.string().trim().min(1).max(253).refine(
+  (v) => /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(v)
+    || /^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$/.test(v)
+    || (/^[0-9A-Fa-f:.]+$/.test(v) && v.includes(':')),
+  'a host name or an IP address',
+);
+export const devicePort = z.number().int().min(1).max(65535);
 /** DICOM AE title: at most 16 characters; stored upper case (lower case is raised) (letters, digits, space, dash, underscore, dot). */
 export const deviceInput = z.object({
   name: text(64),
@@ -200,6 +208,8 @@ export const deviceInput = z.object({
   aeTitle: z.string().trim().toUpperCase().min(1).max(16).regex(/^[A-Z0-9 _.-]+$/, 'upper-case letters, digits, space, dash, underscore, dot').nullable().default(null),
   room: z.string().trim().max(64).nullable().default(null),
   deviceGroupId: id.nullable().default(null),
+  host: deviceHost.nullable().default(null),
+  port: devicePort.nullable().default(null),
 });
 export type DeviceInput = z.input<typeof deviceInput>;
 

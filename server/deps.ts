@@ -24,4 +24,6 @@ export interface Deps {
   sms?: SmsSender;
   /** The QR payment channel; absent: WeChat Pay when configured, else the sandbox (server/payments/providers). */
   payments?: PaymentProvider;
+  /** The DICOM listener once it listens (server/main.ts sets it after start; absent: off). `host`: DICOM_HOST. */
+  dicomNode?: { aeTitle: string; port: number; host?: string | null };
 }

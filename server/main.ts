@@ -27,6 +27,7 @@ app.log.info(`listening on http://localhost:${config.port} (${database.kind}) af
 const dicom = config.dicom
   ? await startDicomListener(deps, { port: config.dicom.port, host: config.host, aeTitle: config.dicom.aeTitle, tls: config.dicom.tls, log: app.log })
   : null;
+if (dicom) deps.dicomNode = { aeTitle: dicom.aeTitle, port: dicom.port, host: process.env.DICOM_HOST?.trim() || null };
 if (process.send) process.send({ ready: true, ms });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -25,6 +25,7 @@ const MESSAGES: Record<ErrorCode, string> = {
   TooManyAttempts: 'Too many attempts, please try again later',
   NoPrintTemplate: 'No print template configured or no default chosen',
   TemplateDownloadFailed: 'Template download failed',
+  DeviceNoAddress: 'The device has no DICOM host and port',
   FileTooLarge: 'Upload failed, file greater than 5M',
   TooManyImages: 'More than 6 images',
   UploadTokenFailed: 'Failed to get an upload token',

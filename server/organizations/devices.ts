@@ -15,13 +15,13 @@ import { registerResource, type Tx } from './resource';
 type Reader = Db | Tx;
 const G = { id: deviceGroups.id, name: deviceGroups.name, sortOrder: deviceGroups.sortOrder };
 const D = {
-  id: devices.id, name: devices.name, modality: devices.modality, aeTitle: devices.aeTitle, room: devices.room,
+  id: devices.id, name: devices.name, modality: devices.modality, aeTitle: devices.aeTitle, host: devices.host, port: devices.port, room: devices.room,
   deviceGroupId: devices.deviceGroupId, sortOrder: devices.sortOrder,
 };
 export const DEVICE_GROUP_ORDER: OrderedList = { table: deviceGroups, id: deviceGroups.id, bucketId: deviceGroups.bucketId, sortOrder: deviceGroups.sortOrder };
 export const DEVICE_ORDER: OrderedList = { table: devices, id: devices.id, bucketId: devices.bucketId, sortOrder: devices.sortOrder };
 
-type DeviceValues = { name: string; modality: string; aeTitle: string | null; room: string | null; deviceGroupId: number | null };
+type DeviceValues = { name: string; modality: string; aeTitle: string | null; host: string | null; port: number | null; room: string | null; deviceGroupId: number | null };
 
 export function deviceRoutes(app: FastifyInstance, deps: Deps): void {
   registerResource<DeviceGroup, { name: string }>(app, deps, {

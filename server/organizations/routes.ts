@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
+import { dicomAdminRoutes } from '../dicom/routes';
 import { deviceRoutes } from './devices';
 import { dictionaryRoutes } from './dictionaries';
 import { memberRoutes } from './members';
@@ -22,4 +23,5 @@ export async function organizationRoutes(app: FastifyInstance, { deps }: { deps:
   procedureRoutes(app, deps);
   deviceRoutes(app, deps);
   printTemplateRoutes(app, deps);
+  dicomAdminRoutes(app, deps);
 }

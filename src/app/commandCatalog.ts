@@ -6,7 +6,7 @@ import { printCommands, reportCommands } from '@/features/report/commands';
 import { publishDetailCommands, publishListCommands } from '@/features/publish/commands';
 import { registryCommands } from '@/features/registry/commands';
 import { callingCommands, screenCommands } from '@/features/calling/commands';
-import { groupCommands, groupSettingsCommands, memberListCommands, organizationCommands, organizationListCommands, roleCommands } from '@/features/admin/commands';
+import { dicomCommands, groupCommands, groupSettingsCommands, memberListCommands, organizationCommands, organizationListCommands, roleCommands } from '@/features/admin/commands';
 import { templatesCommands } from '@/features/templates/commands';
 import { printTemplateCommands } from '@/features/admin/organization/printTemplates/commands';
 import { sampleGraphEditorCommands, sampleGraphListCommands } from '@/features/admin/organization/sampleGraphs/commands';
@@ -61,6 +61,7 @@ export const commandCatalog: Record<string, readonly CommandSpec<never>[]> = {
   callingScreen: screenCommands,
   adminGroup: groupCommands,
   adminOrganization: organizationCommands,
+  adminDicom: dicomCommands,
   adminOrganizations: organizationListCommands,
   adminMembers: memberListCommands,
   adminRoles: roleCommands,

@@ -66,6 +66,7 @@ export async function startServer(opts: { exams?: number; tokenTtlSeconds?: numb
   const dicom = opts.dicom
     ? await startDicomListener(deps, { port: 0, host: '127.0.0.1', aeTitle: typeof opts.dicom === 'object' ? opts.dicom.aeTitle : 'RADWS' })
     : null;
+  if (dicom) deps.dicomNode = { aeTitle: dicom.aeTitle, port: dicom.port, host: '127.0.0.1' };
 
   const request: TestServer['request'] = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };

@@ -62,3 +62,21 @@ export const groupSettingsCommands: readonly CommandSpec<{ jump(section: GroupSe
   shortcut: `Shift+Digit${i + 1}`,
   run: (c) => c.jump(section),
 }));
+
+/** The DICOM panel of an organisation's devices (scope 'organization'): on the focused device row, and the switch. */
+export interface DicomPanelContext {
+  focusedDevice(): number | null;
+  echo(deviceId: number): void;
+  edit(deviceId: number): void;
+  toggleUnknown(): void;
+  ready: boolean;
+}
+const dicom = 'admin.commands.sections.dicom';
+export const dicomCommands: readonly CommandSpec<DicomPanelContext>[] = [
+  { id: 'admin.dicom.echo', label: 'admin.commands.dicomEcho', section: dicom, scope: 'organization', shortcut: 'e', keywords: ['C-ECHO', 'ping', 'DICOM'],
+    when: (c) => c.focusedDevice() !== null, run: (c) => c.echo(c.focusedDevice()!) },
+  { id: 'admin.dicom.edit', label: 'admin.commands.dicomEdit', section: dicom, scope: 'organization', shortcut: 'h', keywords: ['host', 'port', 'DICOM'],
+    when: (c) => c.focusedDevice() !== null, run: (c) => c.edit(c.focusedDevice()!) },
+  { id: 'admin.dicom.unknown', label: 'admin.commands.dicomUnknown', section: dicom, scope: 'organization', shortcut: 'Shift+U', keywords: ['AE', 'DICOM', 'unknown'],
+    when: (c) => c.ready, run: (c) => c.toggleUnknown() },
+];

@@ -127,5 +127,18 @@ export const rows: MatrixRow[] = [
   ...listRows('devices', 'deviceId', (r) => ({ name: named(r), modality: 'CT', aeTitle: 'CT01' }),
     async (s) => (await db(s).insert(t.devices).values({ bucketId: hid(s), name: '矩阵设备', modality: 'CT', sortOrder: 9999 }).returning())[0]!.id,
     async (s) => (await db(s).select({ id: t.devices.id }).from(t.devices).where(eq(t.devices.bucketId, hid(s)))).map((r) => r.id)),
+
+  // The DICOM listener as the organisation's admins see it (server/dicom/routes.ts): admins only, reads included.
+  { method: 'GET', route: '/buckets/:id/dicom/node', path: (c) => `/buckets/${hospital(c)}/dicom/node`, expect: write() },
+  { method: 'GET', route: '/buckets/:id/dicom/settings', path: (c) => `/buckets/${hospital(c)}/dicom/settings`, expect: write() },
+  // Off stays off: the row leaves the hospital as it was.
+  { method: 'PUT', route: '/buckets/:id/dicom/settings', path: (c) => `/buckets/${hospital(c)}/dicom/settings`, body: () => ({ acceptUnknownSenders: false }), expect: write() },
+  { method: 'POST', route: '/buckets/:id/dicom/associations/query', path: (c) => `/buckets/${hospital(c)}/dicom/associations/query`, body: () => ({}), expect: write() },
+  // A device without host and port: the admin gets past the permission to DeviceNoAddress (no network in the matrix).
+  {
+    method: 'POST', route: '/buckets/:id/devices/:deviceId/echo',
+    setup: async (s) => ({ deviceId: (await db(s).insert(t.devices).values({ bucketId: hid(s), name: '矩阵回显', modality: 'CT', sortOrder: 9999 }).returning())[0]!.id }),
+    path: (c) => `/buckets/${hospital(c)}/devices/${c.fixture.deviceId}/echo`, expect: write(400),
+  },
 ];
 

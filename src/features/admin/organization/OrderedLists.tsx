@@ -8,23 +8,24 @@ import { SortableList } from '../ui/SortableList';
 import { LoadState } from '../ui/states';
 import { useResort } from '../ui/useResort';
 import { useWrite } from '../ui/useWrite';
+import { devicesChanged, useDevicesChanged } from './devicesChanged';
 
 /** The other ordered lists of an organisation: each its own add form, all re-sorted the same way (server/http/order.ts). */
 export type OrderedKind = 'steps' | 'device-groups' | 'devices' | 'queue-types';
 
 interface Row {
-  id: number; name: string; modality?: string | null; room?: string | null; prefix?: string; aeTitle?: string | null;
+  id: number; name: string; modality?: string | null; room?: string | null; prefix?: string; aeTitle?: string | null; host?: string | null; port?: number | null;
   /** Steps only (areas §3): the report is written during the exam (no images needed); the local video is shown. */
   bodyPart?: string | null; procedureId?: number | null; reportDuringExam?: boolean; showLocalVideo?: boolean;
 }
 type StepFlag = 'reportDuringExam' | 'showLocalVideo';
 const STEP_FLAGS: readonly StepFlag[] = ['reportDuringExam', 'showLocalVideo'];
-type Field = 'name' | 'modality' | 'room' | 'prefix' | 'aeTitle';
+type Field = 'name' | 'modality' | 'room' | 'prefix' | 'aeTitle' | 'host' | 'port';
 
 const FIELDS: Record<OrderedKind, Field[]> = {
   steps: ['name', 'modality'],
   'device-groups': ['name'],
-  devices: ['name', 'modality', 'aeTitle', 'room'],
+  devices: ['name', 'modality', 'aeTitle', 'room', 'host', 'port'],
   'queue-types': ['prefix', 'name', 'modality', 'room'],
 };
 
@@ -32,12 +33,14 @@ function bodyOf(kind: OrderedKind, form: Record<Field, string>, flags: Record<St
   const text = (v: string) => (v.trim() === '' ? null : v.trim());
   if (kind === 'device-groups') return { name: form.name.trim() };
   if (kind === 'steps') return { name: form.name.trim(), modality: form.modality.trim().toUpperCase(), ...flags };
-  if (kind === 'devices') return { name: form.name.trim(), modality: form.modality.trim().toUpperCase(), aeTitle: text(form.aeTitle), room: text(form.room) };
+  if (kind === 'devices') return { name: form.name.trim(), modality: form.modality.trim().toUpperCase(), aeTitle: text(form.aeTitle), room: text(form.room),
+    host: text(form.host), port: form.port.trim() === '' ? null : Number(form.port.trim()) };
   return { prefix: form.prefix.trim().toUpperCase(), name: form.name.trim(), modality: text(form.modality.toUpperCase()), room: text(form.room) };
 }
 
-const EMPTY: Record<Field, string> = { name: '', modality: '', room: '', prefix: '', aeTitle: '' };
+const EMPTY: Record<Field, string> = { name: '', modality: '', room: '', prefix: '', aeTitle: '', host: '', port: '' };
 const NO_FLAGS: Record<StepFlag, boolean> = { reportDuringExam: false, showLocalVideo: false };
+const NOTHING = () => {};
 
 /** One ordered list with its add form: Alt+↑/↓ or drag re-sorts, × or Delete on the row deletes (asks first); a step's flags switch in place. */
 export function OrderedList({ orgId, kind }: { orgId: number; kind: OrderedKind }) {
@@ -45,6 +48,9 @@ export function OrderedList({ orgId, kind }: { orgId: number; kind: OrderedKind 
   const ids = useId();
   const base = `buckets/${orgId}/${kind}`;
   const list = useLoad(`admin:org:${orgId}:${kind}`, (signal) => http.get<Row[]>(base, { signal }));
+  useDevicesChanged(orgId, kind === 'devices' ? list.reload : NOTHING);
+  // The devices are also on the DICOM panel: it loads again after a change here.
+  const changed = () => { if (kind === 'devices') devicesChanged(orgId); };
   const [form, setForm] = useState(EMPTY);
   const [flags, setFlags] = useState(NO_FLAGS);
   const [deleting, setDeleting] = useState<Row | null>(null);
@@ -64,6 +70,7 @@ export function OrderedList({ orgId, kind }: { orgId: number; kind: OrderedKind 
       setForm(EMPTY);
       setFlags(NO_FLAGS);
       list.reload();
+      changed();
     }
   };
 
@@ -81,7 +88,7 @@ export function OrderedList({ orgId, kind }: { orgId: number; kind: OrderedKind 
         {fields.map((f) => (
           <div key={f} className={f === 'name' ? 'min-w-40 flex-1' : 'w-28'}>
             <label htmlFor={`${ids}-${f}`} className="mb-0.5 block text-xs text-fg-muted">{t(`admin.ordered.fields.${f}`)}</label>
-            <input id={`${ids}-${f}`} className="input h-7 text-[13px]" value={form[f]} maxLength={f === 'prefix' ? 2 : f === 'aeTitle' ? 16 : 64}
+            <input id={`${ids}-${f}`} className="input h-7 text-[13px]" value={form[f]} maxLength={f === 'prefix' ? 2 : f === 'aeTitle' ? 16 : f === 'port' ? 5 : f === 'host' ? 253 : 64}
               onChange={(e) => setForm((v) => ({ ...v, [f]: e.target.value }))} />
           </div>
         ))}
@@ -105,6 +112,7 @@ export function OrderedList({ orgId, kind }: { orgId: number; kind: OrderedKind 
                 {r.modality && <span className="w-12 shrink-0 text-xs text-fg-muted">{r.modality}</span>}
                 {r.aeTitle && <span className="w-28 shrink-0 font-mono text-xs text-fg-muted">{r.aeTitle}</span>}
                 {r.room && <span className="w-24 shrink-0 truncate text-xs text-fg-muted">{r.room}</span>}
+                {r.host && <span className="w-40 shrink-0 truncate font-mono text-xs text-fg-muted">{r.host}:{r.port ?? ''}</span>}
                 {kind === 'steps' && STEP_FLAGS.map((flag) => (
                   <button key={flag} type="button" aria-pressed={r[flag] === true} disabled={busy} data-step-flag={flag} onClick={() => toggle(r, flag)}
                     className={`h-6 shrink-0 rounded border px-1.5 text-[11px] ${r[flag] === true ? 'border-accent bg-accent-soft text-accent' : 'border-line text-fg-muted'}`}>
@@ -119,7 +127,7 @@ export function OrderedList({ orgId, kind }: { orgId: number; kind: OrderedKind 
       <ConfirmDialog open={deleting !== null} title={t('admin.ordered.deleteTitle')} confirmLabel={t('admin.delete')} busy={busy} focus="cancel"
         onCancel={() => setDeleting(null)}
         onConfirm={() => deleting && void run(() => http.delete(`${base}/${deleting.id}`), t('admin.procedures.deleted', { name: deleting.name })).then((ok) => {
-          if (ok) { setDeleting(null); list.reload(); }
+          if (ok) { setDeleting(null); list.reload(); changed(); }
         })}>
         <p className="text-[13px]">{t('admin.procedures.deleteBody', { name: deleting?.name ?? '' })}</p>
       </ConfirmDialog>

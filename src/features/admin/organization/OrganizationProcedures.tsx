@@ -9,6 +9,7 @@ import { SortableList } from '../ui/SortableList';
 import { useResort } from '../ui/useResort';
 import { useWrite } from '../ui/useWrite';
 import { LoadState } from '../ui/states';
+import { DicomPanel } from './DicomPanel';
 import { OrderedList } from './OrderedLists';
 
 const EMPTY = { code: '', name: '', enDescription: '', modality: 'CT', price: '' };
@@ -82,6 +83,7 @@ export function OrganizationProcedures({ org }: { org: Organization }) {
       </ConfirmDialog>
     </Section>
     {(['steps', 'device-groups', 'devices', 'queue-types'] as const).map((kind) => <OrderedList key={kind} orgId={org.id} kind={kind} />)}
+    {org.canAdmin && <DicomPanel orgId={org.id} />}
     </>
   );
 }

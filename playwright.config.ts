@@ -11,12 +11,14 @@ import { defineConfig } from '@playwright/test';
 const port = Number(process.env.E2E_PORT ?? 8181);
 
 // The second lane: the long files, chosen so that both lanes take about as long (per-file times from the JSON report
-// of `npm test`, .tmp/results/playwright.json). Every other file, new ones included, runs in the first lane.
+// of `npm test`, .tmp/results/playwright.json), and the payment journeys, which need the group's expert settings as the
+// demo has them (admin.group.spec.ts, in the first lane, changes them). Every other file, new ones included, runs in the
+// first lane.
 const SECOND = [
   'share.ui.spec.ts', 'publish.spec.ts', 'screens.work.spec.ts', 'images.spec.ts', 'report.actions.spec.ts', 'calling.spec.ts',
   'viewer.samples.spec.ts', 'registry.spec.ts', 'notifications.spec.ts', 'report.xss.spec.ts', 'a11y.spec.ts',
   'viewer.syntaxes.spec.ts', 'learning.spec.ts', 'printTemplates.spec.ts', 'colourRules.spec.ts', 'consultations.flow.spec.ts', 'payments.flow.spec.ts',
-  'overflow.spec.ts',
+  'overflow.spec.ts', 'payments.journey.spec.ts',
 ].map((file) => `**/${file}`);
 const laneCount = process.env.E2E_LANES === '1' ? 1 : 2;
 

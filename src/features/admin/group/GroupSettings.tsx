@@ -48,7 +48,7 @@ export function GroupSettings({ group, onChanged }: { group: GroupDetail; onChan
       <nav aria-label={t('admin.settingsNav.label')} data-testid="settings-jump"
         className="mb-3 flex max-w-4xl flex-wrap gap-1 border-b border-line pb-1.5 text-xs">
         {GROUP_SETTINGS_SECTIONS.map((section, i) => (
-          <a key={section} href={`#section-${section}`} className="rounded px-1.5 py-0.5 text-fg-muted hover:bg-sunken hover:text-fg"
+          <a key={section} href={`#section-${section}`} className="rounded px-1.5 py-0.5 text-fg hover:bg-sunken"
             onClick={(e) => {
               e.preventDefault();
               jumpTo(section);

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '../../contract/common';
 import type { DicomAssociation, DicomNode, EchoResult } from '../../contract/dicomAdmin';
@@ -9,6 +8,7 @@ import { createGroup } from '../support/accounts';
 import { dcmtk } from '../support/dcmtk';
 import { tokenOf } from '../support/reports';
 import { startServer, type TestServer } from '../support/server';
+import { freePort, listening } from '../support/ports';
 
 /**
  * The DICOM listener as an organisation admin sees it (server/dicom/routes.ts, issue 33 "Screens"): this node's AE
@@ -21,24 +21,7 @@ let hospital: number;
 let scp: ChildProcess | null = null;
 let scpPort = 0;
 
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
-async function listening(port: number): Promise<void> {
-  for (;;) {
-    const ok = await new Promise<boolean>((r) => {
-      const c = net.connect(port, '127.0.0.1', () => { c.destroy(); r(true); });
-      c.on('error', () => r(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 beforeAll(async () => {
   s = await startServer({ exams: 0, dicom: true });

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { devices } from '../../server/db/schema';
 import { dcmtk } from '../support/dcmtk';
 import { CT_SERIES, SAMPLES_DIR, sample } from '../support/dicom';
 import { startServer, type TestServer } from '../support/server';
+import { freePort } from '../support/ports';
 
 /** Orthanc (Debian's package) as the peer PACS: it queries the product, and has the product move a study to it. */
 let s: TestServer;
@@ -24,10 +24,6 @@ const headers = FILES.map((f) => {
 });
 const study = headers[0]!.studyInstanceUid;
 
-const freePort = () => new Promise<number>((resolve) => {
-  const srv = net.createServer();
-  srv.listen(0, '127.0.0.1', () => { const a = srv.address() as net.AddressInfo; srv.close(() => resolve(a.port)); });
-});
 async function api(method: 'GET' | 'POST', url: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${base}${url}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();

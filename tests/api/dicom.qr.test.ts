@@ -9,6 +9,7 @@ import { devices, dicomAssociations } from '../../server/db/schema';
 import { dcmtk } from '../support/dcmtk';
 import { CT_SERIES, SAMPLES_DIR, sample } from '../support/dicom';
 import { startServer, type TestServer } from '../support/server';
+import { freePort } from '../support/ports';
 
 /** Query/Retrieve, Study Root: findscu -S, movescu to a storescp, getscu, against the listener. */
 let s: TestServer;
@@ -23,10 +24,6 @@ const headers = FILES.map((f) => {
 });
 const study = headers[0]!.studyInstanceUid;
 
-const freePort = () => new Promise<number>((resolve) => {
-  const srv = net.createServer();
-  srv.listen(0, '127.0.0.1', () => { const a = srv.address() as net.AddressInfo; srv.close(() => resolve(a.port)); });
-});
 const peer = () => ['127.0.0.1', String(s.dicom!.port)];
 const as = (ae: string) => ['-aet', ae, '-aec', 'RADWS'];
 /** The listener writes an association's counts when its connection closes, just after the tool has exited. */

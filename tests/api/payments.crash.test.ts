@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { openDatabase } from '../../server/db/client';
 import { systemClock } from '../../server/deps';
 import { DEMO_PASSWORD, seedDemo } from '../../server/seed/demo';
 import { freshDatabase, type FreshDatabase } from '../support/freshDatabase';
+import { freePort } from '../support/ports';
 
 /**
  * kill -9 in the middle of paying (issue 13: "a crash between charge and confirm never charges twice or loses a
@@ -30,15 +30,6 @@ let dataDir = '';
 let child: ChildProcess | null = null;
 let base = '';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** server/main.ts with the shared database and, when given, a fault point; resolves once it answers. */
 async function start(fault: string | null, o: { diesStarting?: boolean } = {}): Promise<void> {

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import net from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import type { Device } from '../../contract/organizations';
 import { axeFindings } from './support/axe';
 import { apiAs } from './support/reportApi';
 import { prefer, RAW_KEY, signIn } from './support/session';
+import { freePort, listening } from '../support/ports';
 
 /**
  * The organisation's devices as DICOM peers (issue 33 "Screens"), by keyboard as the demo group admin: the Devices tab
@@ -15,23 +15,6 @@ import { prefer, RAW_KEY, signIn } from './support/session';
 const ORG_PAGE = '/groups/1/organizations/1';
 const stamp = String(Date.now()).slice(-6);
 
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
-async function listening(port: number): Promise<void> {
-  for (;;) {
-    const ok = await new Promise<boolean>((r) => {
-      const c = net.connect(port, '127.0.0.1', () => { c.destroy(); r(true); });
-      c.on('error', () => r(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 let scp: ChildProcess | null = null;
 let scpPort = 0;

@@ -80,7 +80,11 @@ export default defineConfig({
   // A wait only lengthens a test that fails; one that passes is as quick as before.
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  retries: 0,
+  // CI (CI=true) runs a failed test once more and reports it as flaky in the summary's count; locally none. November 29:
+  // two keyboard tests (report.spec's template key, payments.flow's Alt+Shift+E) failed in one of two whole runs, each
+  // a key pressed just as the report workspace settled (docs/decisions.md, "keys as the workspace settles"); the cause
+  // is open, and a submission must not hang on it.
+  retries: process.env.CI ? 1 : 0,
   reporter: 'list',
   outputDir: '.tmp/test-results',
   use: {

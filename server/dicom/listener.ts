@@ -346,16 +346,7 @@ class RadScp extends Scp {
   override cMoveRequest(request: CMoveRequest, callback: (responses: InstanceType<typeof CMoveResponse>[]) => void): void {
     const { record } = this.ctx;
     record.services.add('move');
-    const answer = (status: number, counts: { completed: number; failed: number }, comment?: string) => {
-      const response = CMoveResponse.fromRequest(request);
-      response.setStatus(status);
-      response.setCompleted(counts.completed);
-      response.setFailures(counts.failed);
-      response.setWarnings(0);
-      response.setRemaining(0);
-      if (comment) response.setErrorComment(comment.slice(0, 64));
-      return response;
-    };
+    const answer = (status: number, counts: RetrieveCounts, comment?: string) => retrieveAnswer(CMoveResponse.fromRequest(request), status, counts, comment);
     const bucketId = this.bucketId;
     if (bucketId === null) { callback([answer(Status.ProcessingFailure, { completed: 0, failed: 0 })]); return; }
     const destinationAe = String(request.getCommandDataset().getElement('MoveDestination') ?? '').trim();
@@ -372,9 +363,7 @@ class RadScp extends Scp {
       record.sent += counts.completed;
       record.failed += counts.failed;
       if (sent.error) record.error(`move to ${destination.aeTitle}: ${sent.error}`);
-      // PS3.4 C.4.2.1.5: all sent 0000; some failed B000; none sent (and some asked) A702.
-      const status = counts.failed === 0 ? Status.Success : counts.completed > 0 ? 0xb000 : 0xa702;
-      return [answer(status, counts)];
+      return [answer(retrieveStatus(counts), counts)];
     };
     void this.ctx.track(work()).then(callback, (err: Error) => {
       record.error(`move: ${err.message}`);
@@ -385,16 +374,7 @@ class RadScp extends Scp {
   override cGetRequest(request: CGetRequest, callback: (responses: InstanceType<typeof CGetResponse>[]) => void): void {
     const { record } = this.ctx;
     record.services.add('get');
-    const answer = (status: number, counts: { completed: number; failed: number }, comment?: string) => {
-      const response = CGetResponse.fromRequest(request);
-      response.setStatus(status);
-      response.setCompleted(counts.completed);
-      response.setFailures(counts.failed);
-      response.setWarnings(0);
-      response.setRemaining(0);
-      if (comment) response.setErrorComment(comment.slice(0, 64));
-      return response;
-    };
+    const answer = (status: number, counts: RetrieveCounts, comment?: string) => retrieveAnswer(CGetResponse.fromRequest(request), status, counts, comment);
     const bucketId = this.bucketId;
     if (bucketId === null) { callback([answer(Status.ProcessingFailure, { completed: 0, failed: 0 })]); return; }
     const work = async () => {
@@ -409,8 +389,7 @@ class RadScp extends Scp {
       }
       record.sent += completed;
       record.failed += failed;
-      const status = failed === 0 ? Status.Success : completed > 0 ? 0xb000 : 0xa702;
-      return [answer(status, { completed, failed })];
+      return [answer(retrieveStatus({ completed, failed }), { completed, failed })];
     };
     void this.ctx.track(work()).then(callback, (err: Error) => {
       record.error(`get: ${err.message}`);
@@ -513,4 +492,26 @@ function sendTo(destination: { aeTitle: string; host: string; port: number }, ae
     client.on('closed', finish);
     client.send(destination.host, destination.port, aeTitle, destination.aeTitle, { connectTimeout: 10_000, associationTimeout: 30_000, pduTimeout: 60_000 });
   });
+}
+
+/** A retrieve's sub-operations as its final response counts them. */
+interface RetrieveCounts { completed: number; failed: number }
+
+/** The final status of a C-MOVE or C-GET (PS3.4 C.4.2.1.5): all sent 0000; some failed B000; none sent (and some asked) A702. */
+function retrieveStatus(counts: RetrieveCounts): number {
+  return counts.failed === 0 ? Status.Success : counts.completed > 0 ? 0xb000 : 0xa702;
+}
+
+/** The final response of a C-MOVE or C-GET: its status, the counts, nothing pending, and a comment cut to the VR's 64. */
+function retrieveAnswer<R extends {
+  setStatus(s: number): void; setCompleted(n: number): void; setFailures(n: number): void; setWarnings(n: number): void;
+  setRemaining(n: number): void; setErrorComment(c: string): void;
+}>(response: R, status: number, counts: RetrieveCounts, comment?: string): R {
+  response.setStatus(status);
+  response.setCompleted(counts.completed);
+  response.setFailures(counts.failed);
+  response.setWarnings(0);
+  response.setRemaining(0);
+  if (comment) response.setErrorComment(comment.slice(0, 64));
+  return response;
 }

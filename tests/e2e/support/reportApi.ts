@@ -70,6 +70,8 @@ export async function openWorkspace(page: Page, path: string) {
   await page.goto(path);
   await expect(page.locator('[data-report-workspace]')).toBeVisible();
   await expect(page.locator('[data-status]').first()).toBeVisible();
+  // Keys pressed before the exam is drawn could meet a command not yet registered (its actions come with the exam).
+  await expect(page.locator('[data-report-workspace]')).toHaveAttribute('aria-busy', 'false');
 }
 
 /** Submit with Ctrl+Enter, answering the joint-exam prompt (confirm all) if this visit has such exams. */

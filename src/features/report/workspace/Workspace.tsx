@@ -141,6 +141,23 @@ export function Workspace({ examId, reportId }: { examId: number; reportId: numb
     requestAnimationFrame(() => insertTemplate(ws.editors.current, template, mode, origin));
   }, [picker, ws.editors]);
 
+  // Closed without a template (Esc): the browser gives the focus back to the editor with its caret at the start, and
+  // ProseMirror moves it back to where it was only some 20 ms later; a key pressed in between (the Backspace that
+  // takes the '/' away) met the wrong caret. Put the editor's own caret back in the same turn as the dialog closes
+  // (this effect runs just after the dialog's own, which closes it).
+  const closedFrom = useRef<SlashOrigin | null>(null);
+  const closePicker = useCallback(() => {
+    closedFrom.current = picker?.origin ?? null;
+    setPicker(null);
+  }, [picker]);
+  useEffect(() => {
+    const origin = closedFrom.current;
+    if (picker !== null || origin === null) return;
+    closedFrom.current = null;
+    const view = ws.editors.current[origin.field]?.view;
+    if (view && document.activeElement === view.dom) view.focus();
+  }, [picker, ws.editors]);
+
   const viewerArea = useRef<HTMLDivElement>(null);
   const dialogOpen = picker !== null || ws.reasonFor !== null || ws.joint !== null || pendingLeave !== null || ws.assigning || ws.confirming !== null;
   const commandContext: ReportCommandContext = {
@@ -249,11 +266,14 @@ export function Workspace({ examId, reportId }: { examId: number; reportId: numb
         ref={root}
         tabIndex={-1}
         data-report-workspace={reportId}
+        // Busy until the report and its exam are drawn: the exam's actions (Alt+Shift+E, the consultation) and the
+        // header come with them. The e2e support waits for it before pressing keys; assistive tech hears it too.
+        aria-busy={!report || (exam.detail === null && exam.error === null)}
         className="flex min-h-0 flex-1 flex-col outline-none"
         onKeyDown={onKeyDown}
       >
         <ExamHeader exam={exam.detail?.exam ?? null} report={report}
-          actions={report && exam.detail && <ExamActionsSlot examId={examId} reportId={report.id} bucketId={exam.detail.exam.bucketId} />} />
+          actions={report && <ExamActionsSlot examId={examId} reportId={report.id} bucketId={exam.detail?.exam.bucketId ?? report.bucketId} />} />
         {exam.error !== null && exam.error !== undefined && !isSessionEndingError(exam.error) && (
           <div className="flex items-center gap-2 border-b border-line bg-surface px-4 py-1 text-xs text-danger">
             {t('report.exam.failed')} {errorText(t, exam.error)}
@@ -325,7 +345,7 @@ export function Workspace({ examId, reportId }: { examId: number; reportId: numb
           modality={exam.detail?.exam.modality ?? null}
           bodyPart={exam.detail?.exam.bodyPart ?? null}
           onPick={pick}
-          onClose={() => setPicker(null)}
+          onClose={closePicker}
         />
         <ReasonDialog action={ws.reasonFor} required={ws.reasonFor === 'reject' || ws.reasonFor === 'recall'} busy={ws.busy !== null}
           onConfirm={ws.confirmReason} onCancel={ws.cancelReason} />

@@ -19,6 +19,9 @@ command -v storescu >/dev/null 2>&1 || missing+=(dcmtk)
 # Orthanc, the peer PACS of tests/api/dicom.orthanc*.test.ts (started there on free loopback ports; the package's own
 # service is not needed).
 [ -x /usr/sbin/Orthanc ] || missing+=(orthanc)
+# nginx, the balancer in front of three API processes in tests/api/cluster.test.ts and `npm run test:cluster` (started
+# there with a generated configuration on free loopback ports; the package's own service is not needed).
+[ -x /usr/sbin/nginx ] || missing+=(nginx)
 fc-list 2>/dev/null | grep -i "noto sans cjk" >/dev/null || missing+=(fonts-noto-cjk)
 fc-list 2>/dev/null | grep -i "tibetan machine" >/dev/null || missing+=(fonts-tibetan-machine)
 if [ ${#missing[@]} -gt 0 ]; then

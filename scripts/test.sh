@@ -49,6 +49,13 @@ if [ -n "${DATABASE_URL:-}" ]; then
   step "api (PostgreSQL: a fresh database per test file)"
   run npx vitest run --project api --maxWorkers="$workers" --reporter=default --reporter=json --outputFile.json="$out/vitest-postgres.json"
 fi
+if [ -n "${DATABASE_URL:-}" ]; then
+  # Several processes, one site (tests/cluster/short.test.ts, under a minute): nginx in front of three API processes
+  # started together on an empty PostgreSQL database, S3 in an independent S3 server. The kill -9 and rolling restart
+  # runs are `npm run test:cluster`.
+  step "cluster (nginx, three API processes, PostgreSQL, S3)"
+  run npx vitest run --config tests/cluster/vitest.config.ts tests/cluster/short.test.ts --reporter=default --reporter=json --outputFile.json="$out/vitest-cluster.json"
+fi
 step "build";     run npx vite build --logLevel warn
 step "e2e (Playwright, Debian Chromium)"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$out/playwright.json" run npx playwright test --reporter=list,json

@@ -72,6 +72,12 @@ export function screenRoutes(app: FastifyInstance, deps: Deps, hub: CallingHub) 
     return stateOf(id);
   }
 
+  // A process shutting down (SIGTERM: a rolling restart) ends its screens' streams first: Node's server.close waits for
+  // every open connection, and a stream never ends by itself. The screens reconnect (retry: 3000) through the balancer
+  // to a process still running and get the whole state at once.
+  const openStreams = new Set<() => void>();
+  app.addHook('preClose', async () => { for (const close of [...openStreams]) close(); });
+
   async function stream(req: FastifyRequest, reply: FastifyReply) {
     const { id } = parse(bucketParam, req.params);
     await screenAllowed(req, id);
@@ -96,6 +102,7 @@ export function screenRoutes(app: FastifyInstance, deps: Deps, hub: CallingHub) 
     const close = () => {
       if (!open) return;
       open = false;
+      openStreams.delete(close);
       clearInterval(beat);
       unsubscribe();
       raw.end();
@@ -122,6 +129,7 @@ export function screenRoutes(app: FastifyInstance, deps: Deps, hub: CallingHub) 
       }).catch(() => undefined);
     });
     const beat = setInterval(() => raw.write(': ping\n\n'), SCREEN_HEARTBEAT_MS);
+    openStreams.add(close);
     req.raw.on('close', close);
   }
 

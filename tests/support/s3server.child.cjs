@@ -2,6 +2,7 @@
 // headers and presigned URLs) in a process of its own, so the product's processes talk to it over the network only.
 // argv: port, directory, bucket. Prints "ready <port>" once it listens.
 'use strict';
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the package is CommonJS; this file runs as plain Node
 const S3rver = require('@20minutes/s3rver');
 
 // One deviation from SigV4 in s3rver 5.0.0: it encodes the presigned query's values for the canonical request with

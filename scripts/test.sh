@@ -19,9 +19,10 @@ command -v storescu >/dev/null 2>&1 || missing+=(dcmtk)
 # Orthanc, the peer PACS of tests/api/dicom.orthanc*.test.ts (started there on free loopback ports; the package's own
 # service is not needed).
 [ -x /usr/sbin/Orthanc ] || missing+=(orthanc)
-# nginx, the balancer in front of three API processes in tests/api/cluster.test.ts and `npm run test:cluster` (started
+# nginx (with Debian's brotli module), the balancer in front of three API processes in tests/api/cluster.test.ts and `npm run test:cluster` (started
 # there with a generated configuration on free loopback ports; the package's own service is not needed).
 [ -x /usr/sbin/nginx ] || missing+=(nginx)
+[ -f /usr/lib/nginx/modules/ngx_http_brotli_filter_module.so ] || missing+=(libnginx-mod-http-brotli-filter)
 fc-list 2>/dev/null | grep -i "noto sans cjk" >/dev/null || missing+=(fonts-noto-cjk)
 fc-list 2>/dev/null | grep -i "tibetan machine" >/dev/null || missing+=(fonts-tibetan-machine)
 if [ ${#missing[@]} -gt 0 ]; then

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, login, ROOT, startCluster, watchScreen, type Cluster } from './harness';
+import { BROTLI_MODULE, call, login, ROOT, startCluster, watchScreen, type Cluster } from './harness';
 import { callNext, checkIn, newQueue, screenToken, uploadOne } from './work';
 
 /**
@@ -96,10 +96,14 @@ describe('three API processes on one database and one bucket', () => {
     expect(again.status).toBe(409);
   });
 
-  it('answers through nginx with gzip for JSON and without buffering for the stream', async () => {
+  it('compresses JSON through nginx: brotli for clients that take it, gzip for the others', async () => {
     const token = await login(c.url, 'admin');
-    const res = await fetch(`${c.url}/api/v1/exams/page-query`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'accept-encoding': 'gzip' }, body: JSON.stringify({ limit: 50 }) });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-encoding')).toBe('gzip');
+    const page = (encoding: string) => fetch(`${c.url}/api/v1/exams/page-query`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'accept-encoding': encoding }, body: JSON.stringify({ limit: 50 }) });
+    const gzip = await page('gzip');
+    expect(gzip.status).toBe(200);
+    expect(gzip.headers.get('content-encoding')).toBe('gzip');
+    expect((await gzip.json()).items.length).toBeGreaterThan(0);
+    const br = await page('br, gzip');
+    expect(br.headers.get('content-encoding')).toBe(existsSync(BROTLI_MODULE) ? 'br' : 'gzip');
   });
 });

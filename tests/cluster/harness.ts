@@ -145,7 +145,17 @@ export async function startCluster(o: { processes: number; exams?: number; tag?:
   };
 
   // All at once on the empty database: the first to take the migration lock migrates, the others wait and apply nothing.
-  await Promise.all(Array.from({ length: o.processes }, (_, i) => ready(spawnApi(i))));
+  // A start that fails leaves nothing behind (processes, the S3 server, the database).
+  try {
+    await Promise.all(Array.from({ length: o.processes }, (_, i) => ready(spawnApi(i))));
+  } catch (err) {
+    for (const p of processes) if (p && p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+    await s3.close();
+    await new Promise((r) => setTimeout(r, 500));
+    await db.drop();
+    rmSync(work, { recursive: true, force: true });
+    throw err;
+  }
 
   const nginxPort = await freePort();
   const prefix = path.join(work, 'nginx');

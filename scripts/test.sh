@@ -19,6 +19,10 @@ command -v storescu >/dev/null 2>&1 || missing+=(dcmtk)
 # Orthanc, the peer PACS of tests/api/dicom.orthanc*.test.ts (started there on free loopback ports; the package's own
 # service is not needed).
 [ -x /usr/sbin/Orthanc ] || missing+=(orthanc)
+# nginx (with Debian's brotli module), the balancer in front of three API processes in tests/api/cluster.test.ts and `npm run test:cluster` (started
+# there with a generated configuration on free loopback ports; the package's own service is not needed).
+[ -x /usr/sbin/nginx ] || missing+=(nginx)
+[ -f /usr/lib/nginx/modules/ngx_http_brotli_filter_module.so ] || missing+=(libnginx-mod-http-brotli-filter)
 fc-list 2>/dev/null | grep -i "noto sans cjk" >/dev/null || missing+=(fonts-noto-cjk)
 fc-list 2>/dev/null | grep -i "tibetan machine" >/dev/null || missing+=(fonts-tibetan-machine)
 if [ ${#missing[@]} -gt 0 ]; then
@@ -45,6 +49,13 @@ if [ -n "${DATABASE_URL:-}" ]; then
   # already answers on both databases (on a slow CI machine they were 45 s of this run).
   step "api (PostgreSQL: a fresh database per test file)"
   run npx vitest run --project api --maxWorkers="$workers" --reporter=default --reporter=json --outputFile.json="$out/vitest-postgres.json"
+fi
+if [ -n "${DATABASE_URL:-}" ]; then
+  # Several processes, one site (tests/cluster/short.test.ts, under a minute): nginx in front of three API processes
+  # started together on an empty PostgreSQL database, S3 in an independent S3 server. The kill -9 and rolling restart
+  # runs are `npm run test:cluster`.
+  step "cluster (nginx, three API processes, PostgreSQL, S3)"
+  run npx vitest run --config tests/cluster/vitest.config.ts tests/cluster/short.test.ts --reporter=default --reporter=json --outputFile.json="$out/vitest-cluster.json"
 fi
 step "build";     run npx vite build --logLevel warn
 step "e2e (Playwright, Debian Chromium)"

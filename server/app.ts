@@ -65,6 +65,10 @@ export async function buildApp(deps: Deps, opts: { logger?: FastifyServerOptions
     // Off unless configured: otherwise any caller could choose req.ip (the login throttle's per-address key).
     trustProxy: typeof opts.trustProxy === 'number' ? trustHops(opts.trustProxy) : (opts.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: true },
+    // A process told to stop (SIGTERM) stops accepting connections and answers what already reached it: Fastify's
+    // default 503 for requests arriving while it closes would fail a request the balancer had already handed over
+    // (a POST it cannot retry). The listener is closed first, so nothing new comes after.
+    return503OnClosing: false,
   });
   // First, so that every answer carries them: the app shell from the 404 handler, built files, API answers, errors.
   await registerSecurityHeaders(app, { fileOrigins: await fileOriginsOf(deps.storage), connectOrigins: rtcOrigins(deps.config.livekit) });

@@ -1,4 +1,5 @@
 import { buildApp } from './app';
+import { drain } from './http/drain';
 import { createTokens } from './auth/tokens';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
@@ -30,10 +31,17 @@ const dicom = config.dicom
 if (dicom) deps.dicomNode = { aeTitle: dicom.aeTitle, port: dicom.port, host: process.env.DICOM_HOST?.trim() || null };
 if (process.send) process.send({ ready: true, ms });
 
+// Graceful stop (a rolling restart, systemd's stop; server/http/drain.ts): the listener closes at once (the balancer's
+// next connection goes to another process), requests already received are answered, screens' event streams are ended
+// (they reconnect elsewhere), then the database pool closes. A second signal while stopping is ignored; systemd's
+// TimeoutStopSec (deploy/systemd) bounds the wait with a SIGKILL, which loses nothing committed.
+let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
     await dicom?.close();
-    await app.close();
+    await drain(app);
     await database.close();
     process.exit(0);
   });

@@ -10,6 +10,7 @@ import { screenState } from './present';
 import { screenTokenBucket } from './screenTokens';
 import { speak } from './tts';
 import { idValue } from '../../contract/common';
+import { DRAINING } from '../http/drain';
 
 /**
  * The waiting-room screen's calls: its state, its Server-Sent Events stream and speech. A screen has no login
@@ -72,6 +73,14 @@ export function screenRoutes(app: FastifyInstance, deps: Deps, hub: CallingHub) 
     return stateOf(id);
   }
 
+  // A process shutting down (SIGTERM: a rolling restart, server/http/drain.ts) ends its screens' streams first: the stop
+  // waits for every open connection, and a stream never ends by itself. The screens reconnect (retry: 3000) through the
+  // balancer to a process still running and get the whole state at once.
+  const openStreams = new Set<() => void>();
+  const endStreams = () => { for (const close of [...openStreams]) close(); };
+  app.server.on(DRAINING, endStreams);
+  app.addHook('preClose', async () => { endStreams(); app.server.off(DRAINING, endStreams); });
+
   async function stream(req: FastifyRequest, reply: FastifyReply) {
     const { id } = parse(bucketParam, req.params);
     await screenAllowed(req, id);
@@ -96,6 +105,7 @@ export function screenRoutes(app: FastifyInstance, deps: Deps, hub: CallingHub) 
     const close = () => {
       if (!open) return;
       open = false;
+      openStreams.delete(close);
       clearInterval(beat);
       unsubscribe();
       raw.end();
@@ -122,6 +132,7 @@ export function screenRoutes(app: FastifyInstance, deps: Deps, hub: CallingHub) 
       }).catch(() => undefined);
     });
     const beat = setInterval(() => raw.write(': ping\n\n'), SCREEN_HEARTBEAT_MS);
+    openStreams.add(close);
     req.raw.on('close', close);
   }
 

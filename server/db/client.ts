@@ -45,7 +45,7 @@ export async function openDatabase(opts: { databaseUrl: string | null; dataDir: 
       });
     }
     const db = drizzlePg(pool, { schema });
-    await migratePg(db, { migrationsFolder });
+    await migrateOnce(pool, () => migratePg(db, { migrationsFolder }));
     setPlannedTwin(db as unknown as Db, drizzlePg(plannedPool, { schema }) as unknown as Db);
     return {
       db: db as unknown as Db,
@@ -70,4 +70,27 @@ export async function dumpPglite(database: Database): Promise<Blob> {
   // drizzle's PGlite database keeps its client here; the common Db type does not name it.
   const client = (database.db as unknown as { $client: PGlite }).$client;
   return client.dumpDataDir('none');
+}
+
+/** The advisory lock key the migrations of every process take (an arbitrary constant: "radws-migrate"). */
+export const MIGRATION_LOCK = 0x72616477;
+
+/**
+ * Drizzle's migrator takes no lock: processes started together on one database would each find the journal empty and
+ * run the same migration, the second failing on "relation already exists" (or worse, half of a migration that has no
+ * such guard). One session-level advisory lock, held on a connection of its own while the migrator runs, lets the first
+ * process migrate; the others wait, then find every migration in the journal and apply nothing.
+ */
+async function migrateOnce(pool: pg.Pool, migrate: () => Promise<unknown>): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await migrate();
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
 }

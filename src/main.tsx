@@ -5,8 +5,11 @@ import { loadDomain } from './lib/session/domain';
 import { sessionActor } from './lib/session';
 import { initI18n } from './lib/i18n';
 import { initTheme } from './lib/theme';
+import { startEarlyKeys } from './lib/commands/earlyKeys';
 import './styles.css';
 
+// Before anything awaits: keys pressed while the screens' code loads are kept for the shortcuts (issue 37).
+startEarlyKeys();
 initTheme();
 await initI18n();
 sessionActor();

@@ -3,7 +3,7 @@
  *  (a) cold start to listening on embedded PGlite with a fresh DATA_DIR (migrations + demo seed), then a warm
  *      restart on the same data: `npx tsx server/main.ts` until GET /api/v1/domain answers;
  *  (b) login latency (sequential) and throughput (10 concurrent) with the scrypt cost in use;
- *  (c) gzipped JS and CSS that /login loads, against the 150 KB target.
+ *  (c) gzipped JS and CSS that /login loads, against the 120 KB target (issue 37; it was 150).
  * Runs beside other work on a shared machine: read the numbers as an order of magnitude, run twice to compare.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -19,7 +19,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const SCRYPT_COST = Number(process.env.SCRYPT_COST ?? 16384);
 const LOGIN_SEQUENTIAL = Number(process.env.BENCH_LOGINS ?? 200);
 const LOGIN_CONCURRENCY = 10;
-const BUNDLE_TARGET_KB = 150;
+const BUNDLE_TARGET_KB = 120; // issue 37 (was 150)
 const GZIP_LEVEL = 6; // what a proxy or @fastify/compress sends by default; level 9 saves a few more percent
 
 const children = new Set<ChildProcess>();

@@ -6,12 +6,15 @@
  *      frame time from requestAnimationFrame timestamps (p50, p95, p99, max; target ≤ 16.7 ms) and long tasks from
  *      PerformanceObserver (count, longest; target none over 50 ms), plus the frames that showed the focused row as
  *      a not-yet-loaded placeholder;
- *  (c) the gzipped size of the /studies route chunk and of what it loads beyond the app's entry.
+ *  (c) the gzipped size of the /studies route chunk and of what it loads beyond the app's entry;
+ *  (d) signing in on /login (a fresh browser context: only the sign-in page's code cached) to the first worklist rows
+ *      painted, from the submit to the frame after the rows appear, with what was fetched after the submit and when
+ *      (the waterfall; issue 37's target ≤ 500 ms). BENCH_ONLY=signin runs (d) alone, BENCH_SIGNINS times (default 3).
  * The server is the real app on embedded PGlite with the demo seed and BENCH_EXAMS exams (default 20,000),
  * serving a fresh production build; Chromium is Debian's. Runs beside other work on a shared 2-core machine:
  * read the numbers as an order of magnitude, run twice to compare.
  */
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -31,6 +34,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const EXAMS = Number(process.env.BENCH_EXAMS ?? 20_000);
 const ROWS = Number(process.env.BENCH_ROWS ?? 1000);
 const LOADS = 5;
+const SIGNINS = Number(process.env.BENCH_SIGNINS ?? 3);
 const GZIP_LEVEL = 6;
 
 const ms = (v: number) => v.toFixed(v < 10 ? 1 : 0);
@@ -109,6 +113,61 @@ async function firstRowsPainted(page: Page, url: string): Promise<number> {
         observer.observe(document.documentElement, { childList: true, subtree: true });
       }),
   );
+}
+
+interface SignIn {
+  ms: number;
+  fetched: { name: string; start: number; end: number }[];
+}
+
+/** A fresh context on /login (its code loaded and idle), then the submit to the first frame with worklist rows. */
+async function signInToRows(browser: Browser, base: string): Promise<SignIn> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await context.addInitScript({ content: 'globalThis.__name = (fn) => fn; localStorage.setItem("notify-last-exam-id", "2147483647");' });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${base}/login`);
+    await page.locator('input[name=username]').fill('rad1');
+    await page.locator('input[name=password]').fill(DEMO_PASSWORD);
+    await page.waitForTimeout(300);
+    return await page.evaluate(
+      () =>
+        new Promise<SignIn>((resolve) => {
+          const started = performance.now();
+          const done = () =>
+            requestAnimationFrame(() => {
+              const end = performance.now();
+              const fetched = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+                .filter((e) => e.startTime >= started - 1)
+                .map((e) => ({ name: new URL(e.name).pathname.replace(/-[\w-]{8}\.(js|css)$/, '.$1'), start: e.startTime - started, end: e.responseEnd - started }));
+              resolve({ ms: end - started, fetched });
+            });
+          const observer = new MutationObserver(() => {
+            if (document.querySelector('[data-exam-id]')) {
+              observer.disconnect();
+              done();
+            }
+          });
+          observer.observe(document.documentElement, { childList: true, subtree: true });
+          (document.querySelector('form button[type=submit]') as HTMLButtonElement).click();
+        }),
+    );
+  } finally {
+    await context.close();
+  }
+}
+
+async function benchSignIn(browser: Browser, base: string) {
+  const runs: SignIn[] = [];
+  for (let i = 0; i < SIGNINS; i++) runs.push(await signInToRows(browser, base));
+  const sorted = runs.map((r) => r.ms).sort((a, b) => a - b);
+  table(`(d) sign-in on /login to the first worklist rows painted (fresh context each; target ≤ 500 ms)`, ['run', 'ms'], [
+    ...runs.map((r, i) => [`sign-in ${i + 1}`, ms(r.ms)]),
+    ['median', ms(percentile(sorted, 50))],
+  ]);
+  const last = runs[runs.length - 1]!;
+  table('(d) what the last sign-in fetched, ms after the submit', ['resource', 'start', 'end'],
+    last.fetched.sort((a, b) => a.start - b.start).map((f) => [f.name, ms(f.start), ms(f.end)]));
 }
 
 interface HoldResult {
@@ -206,6 +265,10 @@ async function main() {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'],
   });
   try {
+    if (process.env.BENCH_ONLY === 'signin') {
+      await benchSignIn(browser, server.base);
+      return;
+    }
     const session = await token(server.base);
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     await context.addInitScript(([t, e]) => {
@@ -260,6 +323,7 @@ async function main() {
       ]);
     }
     await context.close();
+    await benchSignIn(browser, server.base);
   } finally {
     await browser.close();
     await server.close();

@@ -13,3 +13,15 @@
     // No storage: the app applies the system's theme once it starts.
   }
 })();
+// Keys pressed before the app's shortcuts are live, kept from the very start for src/lib/commands/earlyKeys.ts to
+// replay (it takes them over when the app's first module runs; issue 37: a Ctrl+K pressed while code loads is not lost).
+(function () {
+  var keys = [];
+  var keep = function (e) {
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && String(e.key).toLowerCase() === 'k') e.preventDefault();
+    keys.push({ event: e, at: Date.now() });
+    if (keys.length > 16) keys.shift();
+  };
+  addEventListener('keydown', keep);
+  window.__earlyKeys = { keys: keys, stop: function () { removeEventListener('keydown', keep); } };
+})();

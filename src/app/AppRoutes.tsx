@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { ScreenErrorBoundary } from '@/features/errors/ScreenErrorBoundary';
@@ -9,6 +9,7 @@ import { notFoundRoute, routes, type AppRoute } from './routes';
 import { statusOf, useSessionSelector } from '@/lib/session';
 import { loadAllTexts } from '@/lib/i18n';
 import { loadChunk } from '@/lib/session/chunks';
+import { registerRouteWarmer } from '@/lib/session/routeRegistry';
 import { useMainFocus } from '@/lib/mainFocus';
 
 /**
@@ -17,10 +18,25 @@ import { useMainFocus } from '@/lib/mainFocus';
  * search providers) filled before it: the sign-in page, bare and public screens never load any of it (the /login
  * budget).
  */
-const AppShell = lazy(() => loadChunk(async () => {
-  const [shell] = await Promise.all([import('./shell/AppShell'), import('./slots'), import('./paletteSearch'), loadAllTexts()]);
-  return { default: shell.AppShell };
-}));
+let shellLoad: Promise<{ default: ComponentType<{ children: ReactNode }> }> | null = null;
+function loadShell() {
+  shellLoad ??= loadChunk(async () => {
+    const [shell] = await Promise.all([import('./shell/AppShell'), import('./slots'), import('./paletteSearch'), loadAllTexts()]);
+    return { default: shell.AppShell };
+  }).catch((error: unknown) => {
+    shellLoad = null; // the real load tries again and shows the failure
+    throw error;
+  });
+  return shellLoad;
+}
+const AppShell = lazy(loadShell);
+
+// A path's frame and screen, fetched together ahead of time (src/lib/session/routeRegistry.ts `warmRoute`).
+registerRouteWarmer((path) => {
+  const route = findRoute(path.split(/[?#]/, 1)[0]!) ?? notFoundRoute;
+  if (route.layout !== 'bare') void loadShell().catch(() => undefined);
+  route.screen?.preload?.();
+});
 
 function ScreenFallback() {
   const { t } = useTranslation();

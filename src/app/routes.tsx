@@ -13,8 +13,8 @@ export interface AppRoute {
   path: string;
   access: RouteAccess;
   layout: RouteLayout;
-  /** The screen; `lazyScreen(() => import(...))` gives it its own chunk. */
-  screen?: ComponentType;
+  /** The screen; `lazyScreen(() => import(...))` gives it its own chunk (and a `preload`). */
+  screen?: ComponentType & { preload?: () => void };
   /** A fixed redirect instead of a screen. */
   redirect?: string;
 }

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useDomain } from '@/lib/session/domain';
 import { afterLoginPath, landingPath } from '@/lib/session/landing';
-import { isRegistered } from '@/lib/session/routeRegistry';
+import { isRegistered, warmRoute } from '@/lib/session/routeRegistry';
 import { sessionActor, statusOf, useSessionSelector } from '@/lib/session';
 import { firstProblem, problemText, required, type Problem } from '@/lib/validation';
 import { TextField } from '@/ui/TextField';
@@ -23,6 +23,12 @@ export default function LoginPage() {
   const [problems, setProblems] = useState<{ username: Problem | null; password: Problem | null }>({ username: null, password: null });
   // Only a failure of a sign-in made on this page is shown, never one left over from earlier.
   const [submitted, setSubmitted] = useState(false);
+
+  // The next screen's code and texts are fetched while the sign-in's calls run (issue 37: they came one after the
+  // other): the frame and the asked-for page at the submit, the landing page once the permissions tell which it is.
+  useEffect(() => {
+    if (submitted && permissions) warmRoute(afterLoginPath(redirect, landingPath(permissions, isRegistered)));
+  }, [submitted, permissions, redirect]);
 
   useEffect(() => {
     if (status === 'ready') navigate(afterLoginPath(redirect, landingPath(permissions, isRegistered)), { replace: true });
@@ -45,6 +51,7 @@ export default function LoginPage() {
     if (found.username || found.password) return;
     setSubmitted(true);
     sessionActor().send({ type: 'LOGIN', username, password });
+    warmRoute(afterLoginPath(redirect, '/'));
   }
 
   return (

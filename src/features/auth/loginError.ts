@@ -7,5 +7,6 @@ export function loginErrorText(t: TFunction, error: SessionError): string {
     const seconds = Number(error.details?.retryAfter);
     if (Number.isFinite(seconds) && seconds > 0) return t('auth.login.retryAfter', { minutes: Math.ceil(seconds / 60) });
   }
-  return t(`errors.${error.code}` as 'errors.UnknownError', { name: '' });
+  // Only the core errors are in on this page (src/lib/localeParts.ts): an other code reads as the generic one.
+  return t([`errors.${error.code}` as 'errors.UnknownError', 'errors.UnknownError'], { name: '' });
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { EXAM_EXPORT_MAX } from '../../../contract/constants';
 import { useSession } from '@/lib/session';
+import { warmRoute } from '@/lib/session/routeRegistry';
 import { CommandScope, useCommands } from '@/lib/commands';
 import { errorText } from '@/lib/errorText';
 import { http, isSessionEndingError } from '@/lib/http';
@@ -253,6 +254,20 @@ export default function WorklistPage() {
     const timer = setTimeout(() => setDetail(id), 150);
     return () => clearTimeout(timer);
   }, [focusedExam, detailId, setDetail]);
+
+  // Once rows are in and the browser is idle, the report workspace's code (the editor is the app's largest chunk) is
+  // fetched ahead, so the first Enter does not wait for it (issue 37: Enter → editable editor).
+  const rowsIn = cache.status === 'ready';
+  useEffect(() => {
+    if (!rowsIn) return;
+    const warm = () => warmRoute('/studies/0/reports/0');
+    if (typeof requestIdleCallback === 'function') {
+      const id = requestIdleCallback(warm, { timeout: 2000 });
+      return () => cancelIdleCallback(id);
+    }
+    const timer = setTimeout(warm, 500);
+    return () => clearTimeout(timer);
+  }, [rowsIn]);
 
   // The grid takes the keyboard when the screen opens (and again when a drawer or panel closes).
   useEffect(() => {

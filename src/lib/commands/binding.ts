@@ -1,4 +1,5 @@
 import { tinykeys, type KeybindingsMap } from 'tinykeys';
+import { holdEarlyKeys } from './earlyKeys';
 import { parseShortcut } from './keys';
 import type { CommandRegistry } from './registry';
 import { MODAL_SCOPES } from './scopes';
@@ -98,7 +99,10 @@ export function bindRegistryKeys(registry: CommandRegistry, target: Window | HTM
 
   rebuild();
   const unsubscribe = registry.subscribe(rebuild);
+  // Keys pressed while this binding's code was still loading are dispatched again now (src/lib/commands/earlyKeys.ts).
+  const releaseEarlyKeys = holdEarlyKeys(target);
   return () => {
+    releaseEarlyKeys();
     unsubscribe();
     unbind();
     target.removeEventListener('keydown', noteKey as EventListener, true);

@@ -40,15 +40,32 @@ export function loadChunk<T>(load: () => Promise<T>, timeoutMs: number = CHUNK_L
   });
 }
 
+/** A lazy screen that can be fetched ahead of being shown (`warmRoute`). */
+export type LazyScreen = LazyExoticComponent<ComponentType> & { preload: () => void };
+
+/** One load per screen, shared by React's lazy and `preload`; a failed one is forgotten so the next try loads again. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | null = null;
+  return () => {
+    pending ??= load().catch((error: unknown) => {
+      pending = null;
+      throw error;
+    });
+    return pending;
+  };
+}
+
 /**
  * A route screen in its own chunk (route-level code splitting). It shows once its feature texts are in as well
  * (src/lib/i18n.ts `loadAllTexts`), never with raw keys; `texts: 'core'` is for a screen that needs only the
  * first-paint namespaces (the sign-in page), so it never waits for the rest.
  */
-export function lazyScreen(load: () => Promise<{ default: ComponentType }>, options: { texts?: 'core' | 'all' } = {}): LazyExoticComponent<ComponentType> {
-  if (options.texts === 'core') return lazy(() => loadChunk(load));
-  return lazy(() => loadChunk(async () => {
-    const [screen] = await Promise.all([load(), loadAllTexts()]);
-    return screen;
-  }));
+export function lazyScreen(load: () => Promise<{ default: ComponentType }>, options: { texts?: 'core' | 'all' } = {}): LazyScreen {
+  const fetch = once(options.texts === 'core'
+    ? () => loadChunk(load)
+    : () => loadChunk(async () => {
+      const [screen] = await Promise.all([load(), loadAllTexts()]);
+      return screen;
+    }));
+  return Object.assign(lazy(fetch), { preload: () => void fetch().catch(() => undefined) });
 }

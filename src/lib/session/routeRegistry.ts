@@ -21,3 +21,20 @@ export function matchingPattern(pathname: string, table: readonly string[] = reg
 export function isRegistered(href: string, table: readonly string[] = registered): boolean {
   return matchingPattern(href.split(/[?#]/, 1)[0]!, table) !== undefined;
 }
+
+let warmer: ((path: string) => void) | null = null;
+
+/** The composition root (src/app/AppRoutes.tsx) says how a path's code is fetched ahead of showing it. */
+export function registerRouteWarmer(warm: (path: string) => void): void {
+  warmer = warm;
+}
+
+/**
+ * Starts fetching the code and texts of the screen at `path` (and of the signed-in frame around it) without showing
+ * anything, so they arrive while something else is waited for: the sign-in's calls, the session's restore (issue 37:
+ * the frame, then the screen, then its rows, one after another, made the first rows after sign-in take over a
+ * second). Failures are left to the real load, which reports them.
+ */
+export function warmRoute(path: string): void {
+  warmer?.(path);
+}

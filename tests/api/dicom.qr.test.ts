@@ -45,6 +45,9 @@ const sopsIn = (folder: string) => readdirSync(folder).map((f) => {
   const read = readDicomHeader(readFileSync(path.join(folder, f)));
   return read.ok ? read.header.sopInstanceUid : `unreadable ${f}`;
 }).sort();
+/** The C-MOVE responses movescu -d prints: their counts and DIMSE status. */
+const moveResponses = (out: string) => [...out.matchAll(/Remaining Suboperations\s*: (\d+)\s+D: Completed Suboperations\s*: (\d+)\s+D: Failed Suboperations\s*: (\d+)[\s\S]*?DIMSE Status\s*: (0x[0-9a-f]+)/g)]
+  .map((m) => ({ remaining: Number(m[1]), completed: Number(m[2]), failed: Number(m[3]), status: m[4] }));
 /** findscu -S's answers (one file each), their attributes read back. */
 async function find(ae: string, keys: string[]) {
   const od = mkdtempSync(path.join(dir, 'find-'));
@@ -157,12 +160,14 @@ describe('Query/Retrieve, Study Root', () => {
     const dest = path.join(dir, 'moved');
     rmSync(dest, { recursive: true, force: true });
     mkdirSync(dest);
-    const r = await dcmtk('movescu', ['-S', '-v', ...as('CT1_SCANNER'), '-aem', 'PACS_DEST', ...peer(), '-k', 'QueryRetrieveLevel=STUDY', '-k', `StudyInstanceUID=${manyStudy}`]);
+    const r = await dcmtk('movescu', ['-S', '-d', ...as('CT1_SCANNER'), '-aem', 'PACS_DEST', ...peer(), '-k', 'QueryRetrieveLevel=STUDY', '-k', `StudyInstanceUID=${manyStudy}`]);
     const out = r.stderr + r.stdout;
     expect(r.code, out).toBe(0);
-    // One Pending response after every sub-operation but the last, then the final one.
-    expect(out.match(/Received Move Response \d+ \(Pending\)/g)).toHaveLength(MANY - 1);
-    expect(out).toMatch(/Received Final Move Response \(Success\)/);
+    // One Pending response after every sub-operation but the last (Remaining down, Completed up), then the final one.
+    expect(moveResponses(out)).toEqual([
+      ...Array.from({ length: MANY - 1 }, (_, n) => ({ remaining: MANY - 1 - n, completed: n + 1, failed: 0, status: '0xff00' })),
+      { remaining: 0, completed: MANY, failed: 0, status: '0x0000' },
+    ]);
     expect(await lastAssociation()).toMatchObject({ services: ['move'], sent: MANY, failed: 0, errors: [] });
     expect(sopsIn(dest)).toEqual([...manyUids].sort());
   });
@@ -183,13 +188,15 @@ describe('Query/Retrieve, Study Root', () => {
     const dest = path.join(dir, 'moved');
     rmSync(dest, { recursive: true, force: true });
     mkdirSync(dest);
-    const r = await dcmtk('movescu', ['-S', '-v', '--cancel', '1', ...as('CT1_SCANNER'), '-aem', 'PACS_DEST', ...peer(), '-k', 'QueryRetrieveLevel=STUDY', '-k', `StudyInstanceUID=${manyStudy}`]);
+    const r = await dcmtk('movescu', ['-S', '-d', '--cancel', '1', ...as('CT1_SCANNER'), '-aem', 'PACS_DEST', ...peer(), '-k', 'QueryRetrieveLevel=STUDY', '-k', `StudyInstanceUID=${manyStudy}`]);
     const out = r.stderr + r.stdout;
     expect(out).toMatch(/Sending Cancel Request/);
-    expect(out).toMatch(/Received Final Move Response \(Cancel/);
+    expect(out).toMatch(/Received Final Move Response/);
     const row = await lastAssociation();
     expect(row.sent).toBeGreaterThanOrEqual(1);
     expect(row.sent).toBeLessThan(MANY);
     expect(readdirSync(dest)).toHaveLength(row.sent);
+    // The final response: Cancel, what was sent, and what remained unsent.
+    expect(moveResponses(out).at(-1)).toEqual({ remaining: MANY - row.sent, completed: row.sent, failed: 0, status: '0xfe00' });
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Language } from './constants';
+import type { MppsProgress } from './mpps';
 
 /**
  * Call queue (areas §2 /calling and /calling/{bucketId}/screen-show, §3 "queue type and queue exam", §4 "call queue",
@@ -132,6 +133,8 @@ export interface QueueEntry {
   maskedName: string;
   /** What the machine allows now (the caller's rights are the server's to add). */
   actions: QueueAction[];
+  /** The modality's latest performed procedure step for the exam (MPPS): the operator sees who is on the scanner. */
+  mpps: MppsProgress | null;
 }
 
 /** GET buckets/{id}/queue-exams: today's queues of an organisation for the operator screen. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isoDateTime, isoDay, pageQuerySchema, type Operator } from './common';
 import { AGE_UNITS, PATIENT_SOURCES } from './constants';
 import { EXAM_GENDERS } from './exams';
+import type { MppsProgress } from './mpps';
 
 /**
  * Registry and scheduling (areas §2 /registry, §3 "Scheduled exam / registry entry", §4 "Exam registration
@@ -197,6 +198,8 @@ export interface RegistryRow {
   extension: Record<string, unknown>;
   /** What the caller may do to this line now, asked of the registration machine and the caller's rights. */
   transitions: RegistryAction[];
+  /** The modality's latest performed procedure step for this line (MPPS), or null when none reported. */
+  mpps: MppsProgress | null;
 }
 
 export interface RegistryPage {

@@ -1,9 +1,11 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { dayIn } from '../../contract/days';
 import { maskName, SCREEN_NEXT_COUNT, type QueueBoard, type QueueEntry, type QueueStatus, type QueueType, type ScreenState } from '../../contract/calling';
+import { mppsProgressOf } from '../../contract/mpps';
 import { allowedActions } from '../../machines/callQueue';
 import type { Db } from '../db/client';
 import { exams, queueEntries, queueTypes } from '../db/schema';
+import { mppsColumn } from '../dicom/progress';
 import type { CallingDesk } from './access';
 import { settingsOf } from './access';
 
@@ -16,7 +18,7 @@ export function presentType(t: typeof queueTypes.$inferSelect): QueueType {
 
 type EntryRow = {
   e: typeof queueEntries.$inferSelect; name: string; studyDescription: string | null; modality: string; bodyPart: string | null;
-  registrationId: number | null; gender: string; age: string | null;
+  registrationId: number | null; gender: string; age: string | null; mpps: string | null;
 };
 
 export function presentEntry(r: EntryRow): QueueEntry {
@@ -28,13 +30,14 @@ export function presentEntry(r: EntryRow): QueueEntry {
     calledTime: r.e.calledTime ? r.e.calledTime.toISOString() : null, callCount: r.e.callCount, version: r.e.version,
     registrationId: r.registrationId, day: r.e.day, patientGender: r.gender, patientAge: r.age, maskedName: maskName(r.name),
     actions: allowedActions(status),
+    mpps: mppsProgressOf(r.mpps),
   };
 }
 
 export function selectEntries(db: Db) {
   return db.select({
     e: queueEntries, name: exams.patientName, studyDescription: exams.studyDescription, modality: exams.modality, bodyPart: exams.bodyPart,
-    registrationId: exams.registrationId, gender: exams.patientGender, age: exams.visitAge,
+    registrationId: exams.registrationId, gender: exams.patientGender, age: exams.visitAge, mpps: mppsColumn,
   }).from(queueEntries).innerJoin(exams, eq(exams.id, queueEntries.examId));
 }
 

@@ -7,7 +7,8 @@ import { dimse } from './dimse';
 import { guardPdus } from './guard';
 import { IMPLEMENTATION_CLASS_UID, IMPLEMENTATION_VERSION, part10 } from './part10';
 import { receiveInstance } from './receive';
-import { dataSetOf, destinationOf, filesOf, findStudyRoot, identifierOf, isParamsError } from './retrieve';
+import { destinationOf, filesOf, findStudyRoot, identifierOf, isParamsError, type StoredFile } from './retrieve';
+import { MoveAssociation, retrieveStatus, runSubOperations, type RetrieveCounts } from './subops';
 import { encoded, services, type Services } from './services';
 
 type Association = InstanceType<typeof dimse.association.Association>;
@@ -19,6 +20,7 @@ type CMoveRequest = InstanceType<typeof dimse.requests.CMoveRequest>;
 type CGetRequest = InstanceType<typeof dimse.requests.CGetRequest>;
 type NCreateRequest = InstanceType<typeof dimse.requests.NCreateRequest>;
 type NSetRequest = InstanceType<typeof dimse.requests.NSetRequest>;
+type CCancelRequest = InstanceType<typeof dimse.requests.CCancelRequest>;
 type Dataset = InstanceType<typeof dimse.Dataset>;
 
 const { Scp, Dataset } = dimse;
@@ -144,10 +146,13 @@ class RadScp extends Scp {
   private readonly received = new WeakMap<object, Collector>();
   /** The transfer syntax of the presentation context the request being handled came on (dcmjs-dimse knows, and says only here). */
   private contextSyntax = '1.2.840.10008.1.2';
+  /** That presentation context itself (a retrieve's Pending responses are sent on it). */
+  private context: PresentationContext | null = null;
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the library's internal dispatch, not in its types
   _performDimse(context: PresentationContext, command: any): void {
     this.contextSyntax = context.getAcceptedTransferSyntaxUid() ?? '1.2.840.10008.1.2';
+    this.context = context;
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
     (Scp.prototype as any)._performDimse.call(this, context, command);
   }
@@ -323,82 +328,84 @@ class RadScp extends Scp {
     });
   }
 
-  /** The stored files an identifier names, read from storage, each as a data set in the syntax it was received in. */
-  private async datasetsFor(bucketId: number, identifier: Dataset | undefined): Promise<{ datasets: Dataset[]; failed: number } | { error: string }> {
-    const id = identifierOf(identifier?.getElements() ?? {});
-    if (!id.ok) return { error: id.message };
-    const files = await filesOf(this.ctx.deps, bucketId, id);
-    const datasets: Dataset[] = [];
-    let failed = 0;
-    for (const f of files) {
-      try {
-        const chunks: Buffer[] = [];
-        for await (const chunk of await this.ctx.deps.storage.get(f.storageKey)) chunks.push(chunk as Buffer);
-        datasets.push(new StoredDataset(dataSetOf(Buffer.concat(chunks)), f.transferSyntaxUid));
-      } catch (err) {
-        failed++;
-        this.ctx.record.error(`${f.sopInstanceUid}: ${(err as Error).message}`);
-      }
-    }
-    return { datasets, failed };
+  /** The retrieves under way on this association, by message id, and whether the SCU cancelled each (C-CANCEL). */
+  private readonly retrieves = new Map<number, { cancelled: boolean }>();
+
+  override cCancelRequest(request: CCancelRequest): void {
+    // A cancel of a C-FIND comes too late here (its answers are sent at once); one of a C-MOVE or C-GET stops it between two files.
+    const retrieve = this.retrieves.get(request.getMessageIdBeingRespondedTo());
+    if (retrieve) retrieve.cancelled = true;
+  }
+
+  /**
+   * A C-MOVE or C-GET: the files the identifier names (rows only; each is read from storage when it is sent), a Pending
+   * response after each sub-operation, and the final response with the counts.
+   */
+  private retrieve<R extends RetrieveResponse>(kind: 'move' | 'get', request: CMoveRequest | CGetRequest, callback: (responses: R[]) => void,
+    respond: () => R, store: (bucketId: number, files: StoredFile[]) => Promise<{ store: (ds: Dataset) => Promise<number | null>; close: () => Promise<void> } | R>): void {
+    const { record } = this.ctx;
+    record.services.add(kind);
+    const answer = (status: number, counts: RetrieveCounts, comment?: string) => retrieveAnswer(respond(), status, counts, comment);
+    const none = { remaining: 0, completed: 0, failed: 0, warnings: 0 };
+    const bucketId = this.bucketId;
+    if (bucketId === null) { callback([answer(Status.ProcessingFailure, none)]); return; }
+    // The library's callback may be called once (its event emitter says so): the Pending responses go out by its own sender.
+    const context = this.context;
+    const sendPending = (response: R) => {
+      if (context) (this as unknown as { _sendDimse(m: { context: PresentationContext; command: unknown }): void })._sendDimse({ context, command: response });
+    };
+    const messageId = request.getMessageId();
+    const state = { cancelled: false };
+    this.retrieves.set(messageId, state);
+    const work = async (): Promise<R[]> => {
+      const id = identifierOf(request.getDataset()?.getElements() ?? {});
+      if (!id.ok) { record.error(`${kind}: ${id.message}`); return [answer(0xa900, none, id.message)]; }
+      const files = await filesOf(this.ctx.deps, bucketId, id);
+      const sender = await store(bucketId, files);
+      if (!('store' in sender)) return [sender];
+      const run = await runSubOperations({
+        deps: this.ctx.deps, files, store: sender.store, cancelled: () => state.cancelled,
+        pending: (counts) => sendPending(answer(Status.Pending, counts)),
+        error: (message) => record.error(`${kind}: ${message}`),
+      }).finally(() => sender.close());
+      record.sent += run.counts.completed + run.counts.warnings;
+      record.failed += run.counts.failed;
+      // Remaining is said only in a Cancel's final response (PS3.4 C.4.2.1.6).
+      return [answer(retrieveStatus(run.counts, run.cancelled), { ...run.counts, remaining: run.cancelled ? run.counts.remaining : 0 })];
+    };
+    void this.ctx.track(work()).then(callback, (err: Error) => {
+      record.error(`${kind}: ${err.message}`);
+      callback([answer(isParamsError(err) ? 0xa900 : 0xc000, none)]);
+    }).finally(() => this.retrieves.delete(messageId));
   }
 
   override cMoveRequest(request: CMoveRequest, callback: (responses: InstanceType<typeof CMoveResponse>[]) => void): void {
-    const { record } = this.ctx;
-    record.services.add('move');
-    const answer = (status: number, counts: RetrieveCounts, comment?: string) => retrieveAnswer(CMoveResponse.fromRequest(request), status, counts, comment);
-    const bucketId = this.bucketId;
-    if (bucketId === null) { callback([answer(Status.ProcessingFailure, { completed: 0, failed: 0 })]); return; }
     const destinationAe = String(request.getCommandDataset().getElement('MoveDestination') ?? '').trim();
-    const work = async () => {
+    const respond = () => CMoveResponse.fromRequest(request);
+    this.retrieve('move', request, callback, respond, async (bucketId, files) => {
       const destination = await destinationOf(this.ctx.deps, bucketId, destinationAe);
       if (!destination) {
-        record.error(`move: destination ${destinationAe || '(none)'} unknown`);
-        return [answer(0xa801, { completed: 0, failed: 0 }, 'Move destination unknown')];
+        this.ctx.record.error(`move: destination ${destinationAe || '(none)'} unknown`);
+        return retrieveAnswer(respond(), 0xa801, { remaining: 0, completed: 0, failed: 0, warnings: 0 }, 'Move destination unknown');
       }
-      const found = await this.datasetsFor(bucketId, request.getDataset());
-      if ('error' in found) { record.error(`move: ${found.error}`); return [answer(0xa900, { completed: 0, failed: 0 }, found.error)]; }
-      const sent = await sendTo(destination, this.ctx.aeTitle, found.datasets, this.callingAe);
-      const counts = { completed: sent.completed, failed: sent.failed + found.failed };
-      record.sent += counts.completed;
-      record.failed += counts.failed;
-      if (sent.error) record.error(`move to ${destination.aeTitle}: ${sent.error}`);
-      return [answer(retrieveStatus(counts), counts)];
-    };
-    void this.ctx.track(work()).then(callback, (err: Error) => {
-      record.error(`move: ${err.message}`);
-      callback([answer(isParamsError(err) ? 0xa900 : 0xc000, { completed: 0, failed: 0 })]);
+      const association = new MoveAssociation(destination, this.ctx.aeTitle, this.callingAe, files);
+      return {
+        store: (ds) => association.store(ds),
+        close: async () => {
+          await association.close();
+          if (association.error && association.error !== 'association closed') this.ctx.record.error(`move to ${destination.aeTitle}: ${association.error}`);
+        },
+      };
     });
   }
 
   override cGetRequest(request: CGetRequest, callback: (responses: InstanceType<typeof CGetResponse>[]) => void): void {
-    const { record } = this.ctx;
-    record.services.add('get');
-    const answer = (status: number, counts: RetrieveCounts, comment?: string) => retrieveAnswer(CGetResponse.fromRequest(request), status, counts, comment);
-    const bucketId = this.bucketId;
-    if (bucketId === null) { callback([answer(Status.ProcessingFailure, { completed: 0, failed: 0 })]); return; }
-    const work = async () => {
-      const found = await this.datasetsFor(bucketId, request.getDataset());
-      if ('error' in found) { record.error(`get: ${found.error}`); return [answer(0xa900, { completed: 0, failed: 0 }, found.error)]; }
-      let completed = 0;
-      let failed = found.failed;
-      // Sub-operations on this association, one after the other, on the storage contexts the peer offered as SCP.
-      for (const dataset of found.datasets) {
-        const ok = await this.storeHere(dataset);
-        if (ok) completed++; else failed++;
-      }
-      record.sent += completed;
-      record.failed += failed;
-      return [answer(retrieveStatus({ completed, failed }), { completed, failed })];
-    };
-    void this.ctx.track(work()).then(callback, (err: Error) => {
-      record.error(`get: ${err.message}`);
-      callback([answer(isParamsError(err) ? 0xa900 : 0xc000, { completed: 0, failed: 0 })]);
-    });
+    // Sub-operations on this association, one after the other, on the storage contexts the peer offered as SCP.
+    this.retrieve('get', request, callback, () => CGetResponse.fromRequest(request), () => Promise.resolve({ store: (ds) => this.storeHere(ds), close: () => Promise.resolve() }));
   }
 
-  /** One C-STORE sub-operation of a C-GET, sent on this association; true when the peer stored it. */
-  private storeHere(dataset: Dataset): Promise<boolean> {
+  /** One C-STORE sub-operation of a C-GET, sent on this association; the peer's status, or null when none came. */
+  private storeHere(dataset: Dataset): Promise<number | null> {
     // The library's own request bookkeeping (message ids, pending requests matched to their responses), not in its types.
     const self = this as unknown as {
       association: { getAcceptedPresentationContextFromRequest(r: unknown): PresentationContext | undefined };
@@ -408,12 +415,12 @@ class RadScp extends Scp {
     const context = self.association.getAcceptedPresentationContextFromRequest(request);
     if (!context) {
       this.ctx.record.error(`get: no storage context for ${String(dataset.getElement('SOPClassUID'))} accepted`);
-      return Promise.resolve(false);
+      return Promise.resolve(null);
     }
     return new Promise((resolve) => {
-      let status = -1;
+      let status: number | null = null;
       request.on('response', (r: { getStatus(): number }) => { status = r.getStatus(); });
-      request.on('done', () => resolve(status === 0 || (status & 0xf000) === 0xb000));
+      request.on('done', () => resolve(status));
       request.setMessageId(self._getNextMessageId());
       self.pending.push(request);
       self._sendDimse({ context, command: request });
@@ -453,65 +460,18 @@ class RadScp extends Scp {
   }
 }
 
-/**
- * A stored file's data set for a C-STORE sub-operation: parsed (the library reads its SOP class and instance, and
- * transcodes it when the peer accepted another syntax), but sent as the bytes that were received when the syntax is the same.
- */
-class StoredDataset extends Dataset {
-  constructor(private readonly raw: Buffer, private readonly syntax: string) { super(raw, syntax); }
-  override getDenaturalizedDataset(): Buffer { return this.raw; }
-  override getTransferSyntaxUid(): string { return this.syntax; }
-}
-
-const NATIVE_SYNTAXES = ['1.2.840.10008.1.2.1', '1.2.840.10008.1.2'];
-
-/** C-MOVE's sub-operations: one association from us (our AE title) to the destination, a C-STORE per data set. */
-function sendTo(destination: { aeTitle: string; host: string; port: number }, aeTitle: string, datasets: Dataset[], originator: string):
-  Promise<{ completed: number; failed: number; error: string | null }> {
-  if (datasets.length === 0) return Promise.resolve({ completed: 0, failed: 0, error: null });
-  return new Promise((resolve) => {
-    const client = new dimse.Client();
-    let completed = 0;
-    let error: string | null = null;
-    for (const dataset of datasets) {
-      const request = new dimse.requests.CStoreRequest(dataset);
-      // A native file may go in the other native syntax if the destination takes only that one.
-      if (NATIVE_SYNTAXES.includes(dataset.getTransferSyntaxUid())) request.setAdditionalTransferSyntaxes(NATIVE_SYNTAXES.filter((t) => t !== dataset.getTransferSyntaxUid()));
-      const command = request.getCommandDataset() as unknown as { setElement(k: string, v: unknown): void };
-      command.setElement('MoveOriginatorApplicationEntityTitle', originator);
-      request.on('response', (r: { getStatus(): number }) => {
-        const status = r.getStatus();
-        if (status === 0 || (status & 0xf000) === 0xb000) completed++;
-      });
-      client.addRequest(request);
-    }
-    let settled = false;
-    const finish = () => { if (!settled) { settled = true; resolve({ completed, failed: datasets.length - completed, error }); } };
-    client.on('associationRejected', (r: { reason: number }) => { error = `association rejected (${r.reason})`; finish(); });
-    client.on('networkError', (err: Error) => { error = err.message; finish(); });
-    client.on('closed', finish);
-    client.send(destination.host, destination.port, aeTitle, destination.aeTitle, { connectTimeout: 10_000, associationTimeout: 30_000, pduTimeout: 60_000 });
-  });
-}
-
-/** A retrieve's sub-operations as its final response counts them. */
-interface RetrieveCounts { completed: number; failed: number }
-
-/** The final status of a C-MOVE or C-GET (PS3.4 C.4.2.1.5): all sent 0000; some failed B000; none sent (and some asked) A702. */
-function retrieveStatus(counts: RetrieveCounts): number {
-  return counts.failed === 0 ? Status.Success : counts.completed > 0 ? 0xb000 : 0xa702;
-}
-
-/** The final response of a C-MOVE or C-GET: its status, the counts, nothing pending, and a comment cut to the VR's 64. */
-function retrieveAnswer<R extends {
+type RetrieveResponse = {
   setStatus(s: number): void; setCompleted(n: number): void; setFailures(n: number): void; setWarnings(n: number): void;
   setRemaining(n: number): void; setErrorComment(c: string): void;
-}>(response: R, status: number, counts: RetrieveCounts, comment?: string): R {
+};
+
+/** A response of a C-MOVE or C-GET (Pending or final): its status, the counts, and a comment cut to the VR's 64. */
+function retrieveAnswer<R extends RetrieveResponse>(response: R, status: number, counts: RetrieveCounts, comment?: string): R {
   response.setStatus(status);
   response.setCompleted(counts.completed);
   response.setFailures(counts.failed);
-  response.setWarnings(0);
-  response.setRemaining(0);
+  response.setWarnings(counts.warnings);
+  response.setRemaining(counts.remaining);
   if (comment) response.setErrorComment(comment.slice(0, 64));
   return response;
 }

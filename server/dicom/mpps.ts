@@ -1,6 +1,7 @@
 import { and, eq, or } from 'drizzle-orm';
 import type { RegistrationEvent } from '../../machines/registration';
 import { recordAudit } from '../audit/record';
+import { notifyInTransaction } from '../calling/hub';
 import { dicomMpps, exams } from '../db/schema';
 import type { Deps } from '../deps';
 import { liveLine } from '../registry/present';
@@ -25,6 +26,18 @@ function stepKeys(attrs: Naturalized): { accession: string; studyUid: string } {
   const steps = attrs.ScheduledStepAttributesSequence;
   const step = (Array.isArray(steps) && steps[0] && typeof steps[0] === 'object' ? steps[0] : {}) as Naturalized;
   return { accession: text(step.AccessionNumber) || text(attrs.AccessionNumber), studyUid: text(step.StudyInstanceUID) };
+}
+
+/** Images the Performed Series Sequence references (each series' Referenced Image Sequence); null when it names none. */
+export function imagesOf(attrs: Naturalized): number | null {
+  const series = attrs.PerformedSeriesSequence;
+  if (!Array.isArray(series) || series.length === 0) return null;
+  let n = 0;
+  for (const item of series) {
+    const refs = item && typeof item === 'object' ? (item as Naturalized).ReferencedImageSequence : undefined;
+    if (Array.isArray(refs)) n += refs.length;
+  }
+  return n;
 }
 
 function eventOf(status: string, now: Date, lineStatus: string | null): RegistrationEvent | null {
@@ -60,7 +73,9 @@ export async function applyMpps(deps: Deps, req: { op: 'create' | 'set'; bucketI
     if (row.status !== 'IN PROGRESS') return { status: STATUS.processingFailure, comment: `The step is ${row.status} already` };
     examId = row.examId;
     if (!status || status === 'IN PROGRESS') {
-      await db.update(dicomMpps).set({ updated: now }).where(eq(dicomMpps.sopInstanceUid, req.sopInstanceUid));
+      const images = imagesOf(req.attributes);
+      await db.update(dicomMpps).set({ updated: now, ...(images === null ? {} : { images }) }).where(eq(dicomMpps.sopInstanceUid, req.sopInstanceUid));
+      await notifyInTransaction(db, req.bucketId);
       return { status: STATUS.success };
     }
   }
@@ -71,10 +86,16 @@ export async function applyMpps(deps: Deps, req: { op: 'create' | 'set'; bucketI
     const moved = await deviceEvent(deps, examId, req.bucketId, event, source);
     if (!moved.ok) return { status: STATUS.processingFailure, comment: `The line is ${moved.status ?? 'gone'}: ${event.type} refused` };
   }
+  const images = imagesOf(req.attributes);
   if (req.op === 'create') {
-    await db.insert(dicomMpps).values({ sopInstanceUid: req.sopInstanceUid, bucketId: req.bucketId, examId, status, callingAe: req.callingAe.slice(0, 16), created: now, updated: now });
+    const stationAe = text(req.attributes.PerformedStationAETitle) || req.callingAe;
+    await db.insert(dicomMpps).values({
+      sopInstanceUid: req.sopInstanceUid, bucketId: req.bucketId, examId, status, callingAe: req.callingAe.slice(0, 16), stationAe: stationAe.slice(0, 16), images, created: now, updated: now,
+    });
   } else {
-    await db.update(dicomMpps).set({ status, updated: now }).where(eq(dicomMpps.sopInstanceUid, req.sopInstanceUid));
+    await db.update(dicomMpps).set({ status, updated: now, ...(images === null ? {} : { images }) }).where(eq(dicomMpps.sopInstanceUid, req.sopInstanceUid));
   }
+  // The call queue's desks poll, and its screens listen: the step's new state reaches both (the registry desk polls).
+  await notifyInTransaction(db, req.bucketId);
   return { status: STATUS.success };
 }

@@ -1,9 +1,11 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { RegistrationStatus, RegistryAction, RegistryRow } from '../../contract/registry';
 import { REGISTRATION_STATUSES } from '../../contract/registry';
+import { mppsProgressOf } from '../../contract/mpps';
 import { allowedActions, type RegistrationContext } from '../../machines/registration';
 import type { Db } from '../db/client';
 import { buckets, exams, procedureSteps, registrations } from '../db/schema';
+import { mppsColumn } from '../dicom/progress';
 import type { RegistryRight } from './access';
 
 /** One exam line as the registry reads it: the exam row, its registration and step. */
@@ -13,6 +15,7 @@ export const lineColumns = {
   orderId: registrations.orderId,
   bucketName: buckets.name,
   stepName: procedureSteps.name,
+  mpps: mppsColumn,
 };
 
 export function selectLines(db: Db) {
@@ -22,7 +25,7 @@ export function selectLines(db: Db) {
     .leftJoin(procedureSteps, eq(procedureSteps.id, exams.procedureStepId));
 }
 
-export type LineRow = { exam: typeof exams.$inferSelect; version: number; orderId: string | null; bucketName: string; stepName: string | null };
+export type LineRow = { exam: typeof exams.$inferSelect; version: number; orderId: string | null; bucketName: string; stepName: string | null; mpps: string | null };
 
 /** Live registry lines only: deleted exams and exams matched away are not on the desk. */
 export const liveLine: SQL = sql`${exams.deletedTime} is null and ${exams.registrationId} is not null`;
@@ -83,5 +86,6 @@ export function presentLine(row: LineRow, rights: readonly RegistryRight[]): Reg
     physicalExamId: e.physicalExamId,
     extension: e.scheduledExtension,
     transitions: transitionsOf(e, rights),
+    mpps: mppsProgressOf(row.mpps),
   };
 }

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Registration, RegistrySetup } from '../../contract/registry';
+import type { QueueBoard } from '../../contract/calling';
+import type { Registration, RegistryPage, RegistrySetup } from '../../contract/registry';
 import { auditEvents, exams } from '../../server/db/schema';
 import { dimse } from '../../server/dicom/dimse';
 import { startServer, type TestServer } from '../support/server';
@@ -81,5 +82,43 @@ describe('MPPS', () => {
     expect(await statusOf(line.examId)).toBe('Cancelled');
     const refused = await s.db.db.select().from(auditEvents).where(eq(auditEvents.objectId, String(line.examId)));
     expect(refused.map((e) => e.action)).toContain('match-refused');
+  });
+
+  it('the registry line and the call queue entry show the step: who scans since when, then done with its images', async () => {
+    const line = await register('孙悦');
+    const lineOf = async () => {
+      const res = await s.request('POST', `buckets/${s.ids.hospitalId}/registry/query`, { token: registrar, body: { filters: [{ field: 'examId', operator: 'equal', values: [line.examId] }] } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return (res.body as RegistryPage).items[0]!;
+    };
+    const entryOf = async () => ((await s.request('GET', `buckets/${s.ids.hospitalId}/queue-exams`, { token: registrar })).body as QueueBoard).entries.find((e) => e.examId === line.examId)!;
+    expect((await lineOf()).mpps).toBeNull();
+    // Checked in at the desk: the patient waits in the CT queue; then the scanner starts.
+    const reg = (await lineOf());
+    expect((await s.request('POST', 'exam/status', { token: registrar, body: { examId: line.examId, status: 'Arrived', version: reg.version } })).status).toBe(200);
+    expect((await entryOf()).mpps).toBeNull();
+    const started = s.clock.now().toISOString();
+    const uid = '2.25.1000010';
+    expect(await send('create', uid, { PerformedProcedureStepStatus: 'IN PROGRESS', PerformedStationAETitle: 'CT1', ScheduledStepAttributesSequence: [{ AccessionNumber: line.accession }] })).toBe(0);
+    const scanning = { status: 'IN PROGRESS', stationAe: 'CT1', started, ended: null, images: null };
+    expect((await lineOf()).mpps).toEqual(scanning);
+    expect((await entryOf()).mpps).toEqual(scanning);
+    // The N-SET names two series of 3 and 2 images.
+    const series = [
+      { SeriesInstanceUID: '2.25.7.1', ReferencedImageSequence: [1, 2, 3].map((n) => ({ ReferencedSOPClassUID: '1.2.840.10008.5.1.4.1.1.2', ReferencedSOPInstanceUID: `2.25.7.1.${n}` })) },
+      { SeriesInstanceUID: '2.25.7.2', ReferencedImageSequence: [1, 2].map((n) => ({ ReferencedSOPClassUID: '1.2.840.10008.5.1.4.1.1.2', ReferencedSOPInstanceUID: `2.25.7.2.${n}` })) },
+    ];
+    expect(await send('set', uid, { PerformedProcedureStepStatus: 'COMPLETED', PerformedSeriesSequence: series })).toBe(0);
+    const done = await lineOf();
+    expect(done.status).toBe('Performed');
+    expect(done.mpps).toEqual({ status: 'COMPLETED', stationAe: 'CT1', started, ended: s.clock.now().toISOString(), images: 5 });
+  });
+
+  it('a step without a station AE title names the calling AE; a discontinued one says so', async () => {
+    const line = await register('周航');
+    expect(await send('create', '2.25.1000011', { PerformedProcedureStepStatus: 'IN PROGRESS', ScheduledStepAttributesSequence: [{ AccessionNumber: line.accession }] })).toBe(0);
+    expect(await send('set', '2.25.1000011', { PerformedProcedureStepStatus: 'DISCONTINUED' })).toBe(0);
+    const res = await s.request('POST', `buckets/${s.ids.hospitalId}/registry/query`, { token: registrar, body: { filters: [{ field: 'examId', operator: 'equal', values: [line.examId] }, { field: 'examStatus', operator: 'in', values: ['Cancelled'] }] } });
+    expect((res.body as RegistryPage).items[0]!.mpps).toMatchObject({ status: 'DISCONTINUED', stationAe: 'CT1_SCANNER', images: null });
   });
 });

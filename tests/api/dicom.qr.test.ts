@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,6 +24,11 @@ const headers = FILES.map((f) => {
 });
 const study = headers[0]!.studyInstanceUid;
 
+/** A study of several instances (copies of one sample, each its own SOP Instance UID) for the streaming and cancel tests. */
+const MANY = 12;
+const manyStudy = '1.2.826.0.1.3680043.10.1188.33.1';
+const manyUids = Array.from({ length: MANY }, (_, n) => `${manyStudy}.2.${n + 1}`);
+
 const peer = () => ['127.0.0.1', String(s.dicom!.port)];
 const as = (ae: string) => ['-aet', ae, '-aec', 'RADWS'];
 /** The listener writes an association's counts when its connection closes, just after the tool has exited. */
@@ -40,6 +45,9 @@ const sopsIn = (folder: string) => readdirSync(folder).map((f) => {
   const read = readDicomHeader(readFileSync(path.join(folder, f)));
   return read.ok ? read.header.sopInstanceUid : `unreadable ${f}`;
 }).sort();
+/** The C-MOVE responses movescu -d prints: their counts and DIMSE status. */
+const moveResponses = (out: string) => [...out.matchAll(/Remaining Suboperations\s*: (\d+)\s+D: Completed Suboperations\s*: (\d+)\s+D: Failed Suboperations\s*: (\d+)[\s\S]*?DIMSE Status\s*: (0x[0-9a-f]+)/g)]
+  .map((m) => ({ remaining: Number(m[1]), completed: Number(m[2]), failed: Number(m[3]), status: m[4] }));
 /** findscu -S's answers (one file each), their attributes read back. */
 async function find(ae: string, keys: string[]) {
   const od = mkdtempSync(path.join(dir, 'find-'));
@@ -71,6 +79,18 @@ beforeAll(async () => {
   ]);
   const r = await dcmtk('storescu', [...as('CT1_SCANNER'), ...peer(), ...FILES.map((f) => path.join(SAMPLES_DIR, f))]);
   expect(r.code, r.stderr + r.stdout).toBe(0);
+  mkdirSync(path.join(dir, 'many'));
+  const copies = manyUids.map((uid, n) => {
+    const file = path.join(dir, 'many', `${n}.dcm`);
+    copyFileSync(path.join(SAMPLES_DIR, CT_SERIES[n % CT_SERIES.length]!), file);
+    return { file, uid };
+  });
+  for (const { file, uid } of copies) {
+    const m = await dcmtk('dcmodify', ['-nb', '-m', `(0020,000d)=${manyStudy}`, '-m', `(0020,000e)=${manyStudy}.1`, '-m', `(0008,0018)=${uid}`, '-m', '(0008,0050)=QR33MANY', file]);
+    expect(m.code, m.stderr + m.stdout).toBe(0);
+  }
+  const many = await dcmtk('storescu', [...as('CT1_SCANNER'), ...peer(), ...copies.map((c) => c.file)]);
+  expect(many.code, many.stderr + many.stdout).toBe(0);
 });
 afterAll(async () => {
   if (scp.pid && scp.exitCode === null) process.kill(scp.pid);
@@ -134,5 +154,49 @@ describe('Query/Retrieve, Study Root', () => {
     expect(r.code, r.stderr + r.stdout).toBe(0);
     expect(await lastAssociation()).toMatchObject({ services: ['get'], sent: FILES.length, failed: 0 });
     expect(sopsIn(od)).toEqual(headers.map((h) => h.sopInstanceUid).sort());
+  });
+
+  it('movescu of a study of several instances: a Pending response after each with the counts, and all of it arrives', async () => {
+    const dest = path.join(dir, 'moved');
+    rmSync(dest, { recursive: true, force: true });
+    mkdirSync(dest);
+    const r = await dcmtk('movescu', ['-S', '-d', ...as('CT1_SCANNER'), '-aem', 'PACS_DEST', ...peer(), '-k', 'QueryRetrieveLevel=STUDY', '-k', `StudyInstanceUID=${manyStudy}`]);
+    const out = r.stderr + r.stdout;
+    expect(r.code, out).toBe(0);
+    // One Pending response after every sub-operation but the last (Remaining down, Completed up), then the final one.
+    expect(moveResponses(out)).toEqual([
+      ...Array.from({ length: MANY - 1 }, (_, n) => ({ remaining: MANY - 1 - n, completed: n + 1, failed: 0, status: '0xff00' })),
+      { remaining: 0, completed: MANY, failed: 0, status: '0x0000' },
+    ]);
+    expect(await lastAssociation()).toMatchObject({ services: ['move'], sent: MANY, failed: 0, errors: [] });
+    expect(sopsIn(dest)).toEqual([...manyUids].sort());
+  });
+
+  it('getscu of the study: Pending responses with the counts, every instance arrives', async () => {
+    const od = mkdtempSync(path.join(dir, 'got-many-'));
+    const r = await dcmtk('getscu', ['-S', '-v', ...as('CT1_SCANNER'), '-od', od, ...peer(), '-k', 'QueryRetrieveLevel=STUDY', '-k', `StudyInstanceUID=${manyStudy}`]);
+    const out = r.stderr + r.stdout;
+    expect(r.code, out).toBe(0);
+    expect(out.match(/Received C-GET Response \(Pending\)/g)).toHaveLength(MANY - 1);
+    expect(out).toMatch(new RegExp(`Number of Completed Suboperations : ${MANY}\\b`));
+    expect(out).toMatch(/Number of Failed Suboperations {4}: 0/);
+    expect(await lastAssociation()).toMatchObject({ services: ['get'], sent: MANY, failed: 0 });
+    expect(sopsIn(od)).toEqual([...manyUids].sort());
+  });
+
+  it('movescu --cancel 1: the move stops after the file under way, final status Cancel with the counts', async () => {
+    const dest = path.join(dir, 'moved');
+    rmSync(dest, { recursive: true, force: true });
+    mkdirSync(dest);
+    const r = await dcmtk('movescu', ['-S', '-d', '--cancel', '1', ...as('CT1_SCANNER'), '-aem', 'PACS_DEST', ...peer(), '-k', 'QueryRetrieveLevel=STUDY', '-k', `StudyInstanceUID=${manyStudy}`]);
+    const out = r.stderr + r.stdout;
+    expect(out).toMatch(/Sending Cancel Request/);
+    expect(out).toMatch(/Received Final Move Response/);
+    const row = await lastAssociation();
+    expect(row.sent).toBeGreaterThanOrEqual(1);
+    expect(row.sent).toBeLessThan(MANY);
+    expect(readdirSync(dest)).toHaveLength(row.sent);
+    // The final response: Cancel, what was sent, and what remained unsent.
+    expect(moveResponses(out).at(-1)).toEqual({ remaining: MANY - row.sent, completed: row.sent, failed: 0, status: '0xfe00' });
   });
 });

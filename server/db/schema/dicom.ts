@@ -48,6 +48,10 @@ export const dicomMpps = pgTable('dicom_mpps', {
   /** IN PROGRESS, COMPLETED, DISCONTINUED. */
   status: varchar('status', { length: 16 }).notNull(),
   callingAe: varchar('calling_ae', { length: 16 }).notNull(),
+  /** Performed Station AE Title (0040,0241) as the step gave it, else the calling AE: who is scanning, for the desk and the queue. */
+  stationAe: varchar('station_ae', { length: 16 }),
+  /** Images the Performed Series Sequence references (the last N-CREATE/N-SET that carried it); null until one did. */
+  images: integer('images'),
   created: ts('created').notNull(),
   updated: ts('updated').notNull(),
 }, (t) => [index('dicom_mpps_exam_idx').on(t.examId)]);

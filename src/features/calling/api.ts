@@ -32,6 +32,7 @@ function entryOf(e: QueueEntry): DeskEntry {
     checkedInAt: e.checkInTime,
     calledAt: e.calledTime,
     calls: e.callCount,
+    mpps: e.mpps,
   };
 }
 

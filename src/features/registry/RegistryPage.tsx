@@ -11,6 +11,7 @@ import { isHttpError, isSessionEndingError } from '@/lib/http';
 import { navigate, useSession } from '@/lib/session';
 import { toasts } from '@/lib/toasts';
 import { useLoad } from '@/lib/useLoad';
+import { usePolling } from '@/lib/usePolling';
 import { Alert } from '@/ui/Alert';
 import { Spinner } from '@/ui/Spinner';
 import { registryApi } from './api';
@@ -24,6 +25,9 @@ import { PatientHistory } from './list/PatientHistory';
 import { RegistryList, type RowAction } from './list/RegistryList';
 import { Toolbar } from './list/Toolbar';
 import { dayFrom, idFrom, labelsPath, registryPath } from './paths';
+
+/** How often the desk asks again for the page shown (the modalities' progress arrives over DICOM, not from this desk). */
+const REGISTRY_POLL_MS = 5000;
 
 const REGISTRY_ACTIONS = ['registry_create', 'registry_update', 'registry_delete'] as const;
 
@@ -81,6 +85,17 @@ function Desk({ setup, desks, dayParam, lang }: { setup: RegistrySetup; desks: {
   const list = useLoad(listKey, (signal) => registryApi.query(bucketId, { filters, skip, limit: REGISTRY_PAGE_SIZE }, { signal }));
   const rows = useMemo(() => list.data?.items ?? [], [list.data]);
   const total = list.data?.total ?? 0;
+  // The modalities' progress (MPPS: scanning, done) and the other desks' changes reach the page shown without a reload:
+  // a quiet poll, put in place only if the page is still the one asked (no dimming, unlike a reload).
+  const shownKey = useRef(listKey);
+  useEffect(() => { shownKey.current = listKey; }, [listKey]);
+  const listError = list.error !== null;
+  usePolling(() => {
+    const asked = listKey;
+    registryApi.query(bucketId, { filters, skip, limit: REGISTRY_PAGE_SIZE }).then((page) => {
+      if (shownKey.current === asked) list.put(() => page);
+    }, () => undefined);
+  }, REGISTRY_POLL_MS, !listError);
 
   const [held, setHeld] = useState<{ key: string; index: number } | null>(null);
   const active = held && held.key === listKey && rows.length > 0 ? Math.min(held.index, rows.length - 1) : null;

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '@/lib/format';
+import { MppsBadge } from '@/ui/MppsBadge';
 import type { DeskEntry, DeskQueue } from './model';
 
 /**
@@ -112,6 +113,7 @@ function EntryRow({ entry, picked, onPick, position, big = false, children }: {
       <span className="min-w-0 flex-1">
         <span className="block truncate">{entry.name}</span>
         <span className="block truncate text-xs text-fg-muted">{entry.exam}</span>
+        {entry.mpps && <span className="mt-0.5 block" data-testid="calling-mpps"><MppsBadge mpps={entry.mpps} /></span>}
         {big && entry.calledAt && (
           <span className="block truncate text-xs text-fg-muted tabular-nums" data-testid="calling-called-at">
             {t('calling.desk.calledAt', { time: formatTime(entry.calledAt) })} · {t('calling.desk.calls', { count: entry.calls })}

@@ -1,3 +1,4 @@
+import type { MppsProgress } from '../../../../contract/mpps';
 import type { Column } from '../board';
 
 /** A patient in a queue as the operator screen draws it. */
@@ -12,6 +13,8 @@ export interface DeskEntry {
   checkedInAt: string | null;
   calledAt: string | null;
   calls: number;
+  /** The modality's progress on the exam (MPPS): who is scanning the patient, or that the scan is done. */
+  mpps?: MppsProgress | null;
 }
 
 /** One queue (a column): its type's words, the called patient, the waiting list in order and the missed area. */

@@ -2,6 +2,7 @@ import type { RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RegistrationStatus, RegistryAction, RegistryRow } from '../../../../contract/registry';
 import { Menu, type MenuItem } from '@/ui/Menu';
+import { MppsBadge } from '@/ui/MppsBadge';
 import { dayIn, timeIn } from '../../../../contract/days';
 
 /** Registry statuses as badges: waiting quiet, scheduled accent, arrived warm, performed green, cancelled red. */
@@ -93,6 +94,7 @@ export function RegistryList({ rows, timeZone, day, stale, active, selected, row
                 {row.arrivedTime && row.status !== 'Cancelled' && (
                   <span className="ml-1.5 text-xs text-fg-muted tabular-nums" title={t('registry.columns.arrived')}>{timeIn(new Date(row.arrivedTime), timeZone)}</span>
                 )}
+                {row.mpps && <span className="ml-1.5 align-middle"><MppsBadge mpps={row.mpps} timeZone={timeZone} /></span>}
                 {row.status === 'Cancelled' && row.cancelReason && (
                   <span className="ml-1.5 inline-block max-w-32 truncate align-middle text-xs text-fg-muted" title={row.cancelReason}>{row.cancelReason}</span>
                 )}

@@ -127,8 +127,22 @@ async function run(kind: BenchDbKind, checkedIn: number): Promise<string[][]> {
       }
       const entry = await timed('check-in', i, () => call<QueueEntry>('POST', 'queue-exams/check-in', { examId: spares[i]!, queueTypeId: type.id }));
       await database.db.execute(sql`delete from queue_entries where id = ${entry.id}`);
-      await timed('board (GET queue-exams)', i, () => call('GET', `buckets/${bucketId}/queue-exams`));
     }
+    // The board on its own (a large answer at 5,000: kept out of the actions' loop so its garbage is not theirs).
+    for (let i = 0; i < BENCH_WARMUP + Math.min(BENCH_RUNS, 30); i++) await timed('board (GET queue-exams)', i, () => call('GET', `buckets/${bucketId}/queue-exams`));
+    // What call-next's statements cost in the database itself, whatever the machine's load: EXPLAIN ANALYZE of the
+    // same shapes (server/calling/actions.ts callNext), in a transaction rolled back.
+    const plans: string[] = [];
+    await database.db.transaction(async (tx) => {
+      const explain = async (label: string, q: ReturnType<typeof sql>) => {
+        const rows = ((await tx.execute(sql`explain (analyze, costs off) ${q}`)) as unknown as Rows).rows.map((r) => String(Object.values(r)[0]));
+        plans.push(`${label}: ${rows.find((r) => r.startsWith('Execution Time'))?.replace('Execution Time: ', '')} (${rows.filter((r) => /Scan/.test(r)).map((r) => r.trim().replace(/\s*\(actual.*$/, '')).join('; ')})`);
+      };
+      await explain('first waiting', sql`select * from queue_entries where queue_type_id = ${type.id} and day = ${day} and status = 'waiting' order by position, id limit 1 for update skip locked`);
+      await explain('the called one served', sql`update queue_entries set status = 'served', version = version + 1 where queue_type_id = ${type.id} and day = ${day} and status = 'called' returning id`);
+      tx.rollback();
+    }).catch(() => undefined);
+    if (EXPLAIN) console.log(`\n${kind}, ${checkedIn} checked in:\n  ${plans.join('\n  ')}`);
     return KINDS.map((k) => {
       const s = samples[k].sort((a, b) => a - b);
       return [`${kind}, ${checkedIn.toLocaleString('en')} checked in`, k, percentile(s, 50).toFixed(1), percentile(s, 95).toFixed(1), (s.at(-1) ?? 0).toFixed(1)];

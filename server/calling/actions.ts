@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { callNextInput, queueActionInput, QueueEntry, QueueStatus } from '../../contract/calling';
 import { CALLING_PERMISSION } from '../../contract/calling';
@@ -58,19 +58,26 @@ export async function callNext(deps: Deps, hub: CallingHub, access: Access, inpu
   return (await entryById(deps.db, id))!;
 }
 
-/** The place `position` (1 = next) in the waiting list, as a number between two neighbours. */
+/** The other patients waiting in the entry's queue today, in the index's order (queue_entries_waiting_idx). */
+const othersWaiting = (entry: EntryRow) => and(eq(queueEntries.queueTypeId, entry.queueTypeId), eq(queueEntries.day, entry.day),
+  eq(queueEntries.status, 'waiting'), ne(queueEntries.id, entry.id));
+
+/**
+ * The place `position` (1 = next) in the waiting list, as a number between two neighbours. Only the neighbours are
+ * read (the index's entries up to the place), never the whole list.
+ */
 async function placeAt(tx: Db, entry: EntryRow, position: number): Promise<number> {
-  const waiting = await tx.select({ id: queueEntries.id, position: queueEntries.position }).from(queueEntries)
-    .where(and(eq(queueEntries.queueTypeId, entry.queueTypeId), eq(queueEntries.day, entry.day), eq(queueEntries.status, 'waiting')))
-    .orderBy(asc(queueEntries.position), asc(queueEntries.id));
-  const others = waiting.filter((w) => w.id !== entry.id);
-  const index = Math.min(Math.max(position - 1, 0), others.length);
-  const before = others[index - 1]?.position;
-  const after = others[index]?.position;
-  if (before === undefined && after === undefined) return entry.seq;
-  if (before === undefined) return after! - 1;
-  if (after === undefined) return before + 1;
-  return (before + after) / 2;
+  const index = Math.max(position - 1, 0);
+  const around = await tx.select({ position: queueEntries.position }).from(queueEntries).where(othersWaiting(entry))
+    .orderBy(asc(queueEntries.position), asc(queueEntries.id)).offset(Math.max(index - 1, 0)).limit(index === 0 ? 1 : 2);
+  if (index === 0) return around[0] ? around[0].position - 1 : entry.seq;
+  const [before, after] = around;
+  if (before && after) return (before.position + after.position) / 2;
+  if (before) return before.position + 1;
+  // Past the end of the list: after the last one waiting.
+  const [last] = await tx.select({ position: queueEntries.position }).from(queueEntries).where(othersWaiting(entry))
+    .orderBy(desc(queueEntries.position), desc(queueEntries.id)).limit(1);
+  return last ? last.position + 1 : entry.seq;
 }
 
 /** A row locked for the change, and the version the caller read (when it sent one) still current. */
@@ -119,16 +126,25 @@ export async function resort(deps: Deps, hub: CallingHub, access: Access, id: nu
     const entry = await lockEntry(tx, id, version);
     // The status first: a patient who is not waiting cannot be re-sorted, whatever the number.
     moved(entry, { type: 'resort', targetWaiting: true });
-    const waiting = await tx.select({ id: queueEntries.id, queueNo: queueEntries.queueNo }).from(queueEntries)
-      .where(and(eq(queueEntries.queueTypeId, entry.queueTypeId), eq(queueEntries.day, entry.day), eq(queueEntries.status, 'waiting')))
-      .orderBy(asc(queueEntries.position), asc(queueEntries.id));
-    const others = waiting.filter((w) => w.id !== entry.id);
-    const place = others.findIndex((w) => w.queueNo === target) + 1;
-    const targetWaiting = place > 0 || entry.queueNo === target;
+    // The number it goes before (a number is the queue's prefix and the day's sequence: found by the unique
+    // (queue, day, seq) index), and the waiting patient just ahead of it: index reads, not the list.
+    const prefix = entry.queueNo.replace(/\d+$/, '');
+    const digits = target.startsWith(prefix) ? target.slice(prefix.length) : '';
+    const [targetRow] = /^\d{1,6}$/.test(digits)
+      ? await tx.select({ id: queueEntries.id, position: queueEntries.position }).from(queueEntries)
+        .where(and(othersWaiting(entry), eq(queueEntries.seq, Number(digits)), eq(queueEntries.queueNo, target))).limit(1)
+      : [];
+    const targetWaiting = targetRow !== undefined || entry.queueNo === target;
     if (!targetWaiting) throw new ApiError('UnknownQueueNumber', undefined, { targetNumber });
     moved(entry, { type: 'resort', targetWaiting });
     // Its own number: it stays where it is.
-    if (place > 0) await tx.update(queueEntries).set({ position: await placeAt(tx, entry, place), version: entry.version + 1 }).where(eq(queueEntries.id, id));
+    if (targetRow) {
+      const [ahead] = await tx.select({ position: queueEntries.position }).from(queueEntries)
+        .where(and(othersWaiting(entry), sql`(${queueEntries.position}, ${queueEntries.id}) < (${targetRow.position}, ${targetRow.id})`))
+        .orderBy(desc(queueEntries.position), desc(queueEntries.id)).limit(1);
+      const position = ahead ? (ahead.position + targetRow.position) / 2 : targetRow.position - 1;
+      await tx.update(queueEntries).set({ position, version: entry.version + 1 }).where(eq(queueEntries.id, id));
+    }
     await recordAudit(tx, {
       at: deps.clock.now(), actorId: access.accountId, bucketId: entry.bucketId, area: 'calling', action: 'resort', objectType: 'queue-entry', objectId: id,
       before: { position: entry.position }, after: { before: target },

@@ -58,8 +58,16 @@ export async function screenState(db: Db, bucketId: number, now: Date): Promise<
   const settings = await settingsOf(db, bucketId);
   if (!settings) return null;
   const types = await db.select().from(queueTypes).where(eq(queueTypes.bucketId, bucketId)).orderBy(asc(queueTypes.sortOrder), asc(queueTypes.id));
-  const rows = await selectEntries(db).where(and(eq(queueEntries.bucketId, bucketId), eq(queueEntries.day, today(now, settings.timeZone)),
-    inArray(queueEntries.status, ['waiting', 'called']))).orderBy(asc(queueEntries.position), asc(queueEntries.id));
+  const day = today(now, settings.timeZone);
+  // Every open screen reads this after every call: the called ones, and per queue only the next few waiting (the
+  // first entries of queue_entries_waiting_idx), never the whole day's list (issue 37).
+  const calledRows = await selectEntries(db).where(and(eq(queueEntries.bucketId, bucketId), eq(queueEntries.day, day), eq(queueEntries.status, 'called')));
+  const waitingRows = [];
+  for (const t of types) {
+    waitingRows.push(...await selectEntries(db).where(and(eq(queueEntries.queueTypeId, t.id), eq(queueEntries.day, day), eq(queueEntries.status, 'waiting')))
+      .orderBy(asc(queueEntries.position), asc(queueEntries.id)).limit(SCREEN_NEXT_COUNT));
+  }
+  const rows = [...calledRows, ...waitingRows];
   return {
     bucketName: settings.bucketName, language: settings.language, privacy: settings.privacy,
     queues: types.map((t) => {

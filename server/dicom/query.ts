@@ -247,12 +247,17 @@ type StudyRow = { [K in keyof typeof studyColumns]: (typeof studyColumns)[K]['_'
 async function studies(db: Db, q: DicomQuery, c: Compiled): Promise<QueryResult> {
   const where = and(liveStudies(q), ...c.study,
     c.instance.length > 0 ? sql`exists (select 1 from ${dicomInstances} where ${dicomInstances.examId} = ${exams.id} and ${and(...c.instance)})` : undefined);
-  const rows = await db.select(studyColumns).from(exams).where(where)
+  // The page's ids first, then their rows: the ids come from the studies' index alone (it carries the time, the
+  // organisation, the modality and the name; index-only scan), so a deep offset or a rare name skips index entries,
+  // not table rows (offset 10,000 at 1,000,000 exams: 23 ms → a few; a one-character family name alike).
+  const page = db.select({ id: exams.id }).from(exams).where(where)
     .orderBy(desc(exams.examTime), desc(exams.id)).limit(q.limit + 1).offset(q.offset);
+  const rows = await db.select(studyColumns).from(exams).where(inArray(exams.id, page))
+    .orderBy(desc(exams.examTime), desc(exams.id));
   const more = rows.length > q.limit;
-  const page = rows.slice(0, q.limit);
-  const [counts, zones] = await Promise.all([studyCounts(db, page.map((r) => r.examId)), zonesOf(db, page)]);
-  return { answers: page.map((r) => studyAnswer(r, counts.get(r.examId), zones.get(r.bucketId) ?? 'UTC')), more, ignored: c.ignored };
+  const shown = rows.slice(0, q.limit);
+  const [counts, zones] = await Promise.all([studyCounts(db, shown.map((r) => r.examId)), zonesOf(db, shown)]);
+  return { answers: shown.map((r) => studyAnswer(r, counts.get(r.examId), zones.get(r.bucketId) ?? 'UTC')), more, ignored: c.ignored };
 }
 
 async function zonesOf(db: Db, rows: readonly { bucketId: number }[]): Promise<Map<number, string>> {

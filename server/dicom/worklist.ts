@@ -98,10 +98,8 @@ function personName(stored: string): string {
 
 const da = (day: string) => day.replaceAll('-', '');
 
-export async function findWorklist(deps: Pick<Deps, 'db'>, bucketId: number, q: WorklistQuery): Promise<Item[]> {
-  const { db } = deps;
-  const [bucket] = await db.select({ timeZone: buckets.timeZone }).from(buckets).where(eq(buckets.id, bucketId));
-  const timeZone = bucket?.timeZone ?? 'Asia/Shanghai';
+/** The statement a worklist query runs (null: a malformed date matches nothing); exported for bench:dicom's EXPLAIN. */
+export function worklistSelect(db: Deps['db'], bucketId: number, q: WorklistQuery, timeZone: string) {
   const where: (SQL | undefined)[] = [eq(exams.bucketId, bucketId), liveLine, inArray(exams.examStatus, [...WORKLIST_STATUSES])];
   const like = (column: SQL, value: string, insensitive: boolean) => {
     const p = likePattern(value);
@@ -112,6 +110,9 @@ export async function findWorklist(deps: Pick<Deps, 'db'>, bucketId: number, q: 
   if (name !== null) {
     // Either group of the stored name: 'Wang*' and '王*' both find 'Wang XiaoDong=王小东'.
     where.push(sql`(split_part(${exams.patientName}, '=', 1) ilike ${name} or split_part(${exams.patientName}, '=', 2) ilike ${name})`);
+    // Implied by it, and what the registry's trigram index on the whole name answers (a fragment of 3 characters or
+    // more): a name prefix is then a few index pages instead of every line of the day (37 ms at 10,000 lines).
+    where.push(sql`${exams.patientName} ilike ${`%${name}%`}`);
   }
   where.push(like(sql`${exams.patientId}`, q.patientId, false), like(sql`${exams.accessionNumber}`, q.accessionNumber, false),
     like(sql`${exams.modality}`, q.modality.toUpperCase(), false));
@@ -119,11 +120,20 @@ export async function findWorklist(deps: Pick<Deps, 'db'>, bucketId: number, q: 
   const station = likePattern(q.stationAe.toUpperCase());
   if (station !== null) where.push(sql`(${devices.aeTitle} is null or upper(${devices.aeTitle}) like ${station})`);
   const range = dateRange(q.startDate);
-  if (range === 'bad') return [];
+  if (range === 'bad') return null;
   if (range?.from) where.push(sql`${exams.scheduledTime} >= ${instantOf(range.from, '00:00', timeZone)}`);
   if (range?.to) where.push(sql`${exams.scheduledTime} < ${instantOf(nextDay(range.to), '00:00', timeZone)}`);
-  const rows = await db.select({ exam: exams, stationAe: devices.aeTitle }).from(exams).leftJoin(devices, eq(devices.id, exams.deviceId))
+  return db.select({ exam: exams, stationAe: devices.aeTitle }).from(exams).leftJoin(devices, eq(devices.id, exams.deviceId))
     .where(and(...where)).orderBy(asc(exams.scheduledTime), asc(exams.id)).limit(WORKLIST_MAX);
+}
+
+export async function findWorklist(deps: Pick<Deps, 'db'>, bucketId: number, q: WorklistQuery): Promise<Item[]> {
+  const { db } = deps;
+  const [bucket] = await db.select({ timeZone: buckets.timeZone }).from(buckets).where(eq(buckets.id, bucketId));
+  const timeZone = bucket?.timeZone ?? 'Asia/Shanghai';
+  const select = worklistSelect(db, bucketId, q, timeZone);
+  if (!select) return [];
+  const rows = await select;
 
   const items: Item[] = [];
   for (const { exam, stationAe } of rows) {

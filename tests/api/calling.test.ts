@@ -93,6 +93,24 @@ describe('calling', () => {
     expect(empty.body.code).toBe('QueueEmpty');
   });
 
+  it('puts a missed patient back first, or last when the place is past the end of the list', async () => {
+    const type = await newQueue('N');
+    const [a, b, c] = [await checkIn(type), await checkIn(type), await checkIn(type)];
+    const waiting = async () => ((await s.request('GET', `buckets/${hospital}/queue-exams`, { token: registrar })).body as QueueBoard)
+      .entries.filter((e) => e.queueTypeId === type.id && e.status === 'waiting').map((e) => e.id);
+    expect(((await s.request('POST', `queue-types/${type.id}/call-next`, { token: registrar, body: {} })).body as QueueEntry).id).toBe(a.id);
+    await action(a, { action: 'pass' });
+    await action(a, { action: 'back', position: 1 });
+    expect(await waiting()).toEqual([a.id, b.id, c.id]);
+    expect(((await s.request('POST', `queue-types/${type.id}/call-next`, { token: registrar, body: {} })).body as QueueEntry).id).toBe(a.id);
+    await action(a, { action: 'pass' });
+    await action(a, { action: 'back', position: 10 });
+    expect(await waiting()).toEqual([b.id, c.id, a.id]);
+    // Re-sorted before the first one waiting.
+    expect((await s.request('POST', `queue-exams/${a.id}/resort`, { token: registrar, body: { targetNumber: b.queueNo } })).status).toBe(200);
+    expect(await waiting()).toEqual([a.id, b.id, c.id]);
+  });
+
   it('calls in order; recall counts; pass, back to a place, done; refuses what the machine refuses', async () => {
     const type = await newQueue('M');
     const [a, b, c] = [await checkIn(type), await checkIn(type), await checkIn(type)];

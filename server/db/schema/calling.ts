@@ -37,8 +37,12 @@ export const queueEntries = pgTable('queue_entries', {
 }, (t) => [
   uniqueIndex('queue_entries_number_uq').on(t.queueTypeId, t.day, t.seq),
   uniqueIndex('queue_entries_exam_day_uq').on(t.examId, t.day),
-  index('queue_entries_waiting_idx').on(t.queueTypeId, t.day, t.position).where(sql`${t.status} = 'waiting'`),
-  index('queue_entries_bucket_day_idx').on(t.bucketId, t.day),
+  // Queue actions at a cost independent of the day's length (issue 37): "the first waiting of this queue today" is the
+  // first entry of this index in the very order call-next asks (position, id), and "the patient called now" the
+  // one entry of the next; the operator's board and the screens read the day's live entries without the served ones.
+  index('queue_entries_waiting_idx').on(t.queueTypeId, t.day, t.position, t.id).where(sql`${t.status} = 'waiting'`),
+  index('queue_entries_called_idx').on(t.queueTypeId, t.day).where(sql`${t.status} = 'called'`),
+  index('queue_entries_bucket_day_idx').on(t.bucketId, t.day, t.status),
 ]);
 
 /** The last number issued per queue and day: numbers are never reused that day, removed ones included. */

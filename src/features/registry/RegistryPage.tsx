@@ -12,6 +12,7 @@ import { navigate, useSession } from '@/lib/session';
 import { toasts } from '@/lib/toasts';
 import { useLoad } from '@/lib/useLoad';
 import { Alert } from '@/ui/Alert';
+import { EmptyState } from '@/ui/LoadState';
 import { Spinner } from '@/ui/Spinner';
 import { registryApi } from './api';
 import { registryCommands, type RegistryContext } from './commands';
@@ -336,7 +337,7 @@ function Desk({ setup, desks, dayParam, lang }: { setup: RegistrySetup; desks: {
             {list.error && !isSessionEndingError(list.error) ? (
               <div className="p-4"><Alert>{errorText(t, list.error)}</Alert></div>
             ) : list.data && rows.length === 0 ? (
-              <p className="px-4 py-12 text-center text-[13px] text-fg-muted" data-testid="registry-empty">{t('registry.list.empty')}</p>
+              <EmptyState testId="registry-empty">{t('registry.list.empty')}</EmptyState>
             ) : (
               <RegistryList rows={rows} timeZone={timeZone} day={day} stale={list.stale} active={active} selected={selected} rowRefs={rowRefs}
                 onFocusRow={(index) => setHeld({ key: listKey, index })} onToggle={toggle} onAction={onAction} />

@@ -9,7 +9,7 @@ import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { groupsApi } from '../api';
 import { memberListCommands } from '../commands';
 import { Section } from '../ui/AdminFrame';
-import { LoadState } from '../ui/states';
+import { LoadState } from '@/ui/LoadState';
 import { blurOnEscape, useWrite } from '../ui/useWrite';
 import { CreateAccountDialog } from './CreateAccountDialog';
 import { groupPartsApi } from './groupApi';

@@ -7,7 +7,7 @@ import { useLoad } from '@/lib/useLoad';
 import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { organizationsApi } from '../api';
 import { Section } from '../ui/AdminFrame';
-import { LoadState } from '../ui/states';
+import { LoadState } from '@/ui/LoadState';
 import { blurOnEscape, useWrite } from '../ui/useWrite';
 import { MAIN_CONTROL } from '@/lib/mainFocus';
 

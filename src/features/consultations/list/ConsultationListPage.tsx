@@ -10,6 +10,7 @@ import { navigate } from '@/lib/session';
 import { toasts } from '@/lib/toasts';
 import { useLoad } from '@/lib/useLoad';
 import { Alert } from '@/ui/Alert';
+import { EmptyState } from '@/ui/LoadState';
 import { consultationApi, myOrganisations } from '../api';
 import { consultationListCommands, type ConsultationListCtx } from '../commands';
 import { consultationListPath, consultationPath, myConsultationsPath } from '../paths';
@@ -127,7 +128,7 @@ export function ConsultationList({ mine }: { mine: boolean }) {
           {list.error && !isSessionEndingError(list.error) ? (
             <div className="p-4"><Alert>{errorText(t, list.error)}</Alert></div>
           ) : list.data && rows.length === 0 ? (
-            <p className="px-4 py-12 text-center text-[13px] text-fg-muted" data-testid="consultation-empty">{t('consultations.list.empty')}</p>
+            <EmptyState testId="consultation-empty">{t('consultations.list.empty')}</EmptyState>
           ) : (
             <ConsultationTable rows={rows} stale={list.stale} active={active} rowRefs={rowRefs}
               onFocusRow={(index) => setHeld({ key: listKey, index })} onOpen={(row) => navigate(consultationPath(row.id))} />

@@ -8,6 +8,7 @@ import { navigate, useSession } from '@/lib/session';
 import { toasts } from '@/lib/toasts';
 import { useLoad } from '@/lib/useLoad';
 import { Alert } from '@/ui/Alert';
+import { EmptyState } from '@/ui/LoadState';
 import { ordersApi } from './api';
 import { orderListCommands, type OrderListCtx } from './commands';
 import { saveBlob, stampedName } from '@/lib/download';
@@ -143,7 +144,7 @@ export default function OrderListPage() {
           {list.error && !isSessionEndingError(list.error) ? (
             <div className="p-4"><Alert>{errorText(t, list.error)}</Alert></div>
           ) : list.data && rows.length === 0 ? (
-            <p className="px-4 py-12 text-center text-[13px] text-fg-muted" data-testid="order-empty">{t('payments.orders.empty')}</p>
+            <EmptyState testId="order-empty">{t('payments.orders.empty')}</EmptyState>
           ) : (
             <OrderTable rows={rows} stale={list.stale} active={active} rowRefs={rowRefs}
               onFocusRow={(index) => setHeld({ key: listKey, index })} onOpen={(row) => navigate(orderDetailPath(row.id))} />

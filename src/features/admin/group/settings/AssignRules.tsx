@@ -4,7 +4,7 @@ import type { AssignRule, GroupOrganization, GroupRad } from '../../../../../con
 import { useLoad } from '@/lib/useLoad';
 import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { Section } from '../../ui/AdminFrame';
-import { LoadState } from '../../ui/states';
+import { LoadState } from '@/ui/LoadState';
 import { useWrite } from '../../ui/useWrite';
 import { groupPartsApi } from '../groupApi';
 import { RuleDialog } from './RuleDialog';

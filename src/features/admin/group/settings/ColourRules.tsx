@@ -9,10 +9,10 @@ import { useLoad } from '@/lib/useLoad';
 import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { Dialog } from '@/ui/Dialog';
 import { Section } from '../../ui/AdminFrame';
-import { LoadState } from '../../ui/states';
+import { LoadState } from '@/ui/LoadState';
 import { useWrite } from '../../ui/useWrite';
 import { parseHex, READABLE_RATIO, ruleContrast, type Rgb } from './colourContrast';
-import { CHECKBOX, ErrorNote, failedFields, HEAD_ROW, ROW, TABLE, TD, TH, useSave } from './parts';
+import { CHECKBOX, ErrorNote, failedFields, HEAD_ROW, ROW, TABLE, TD, TH } from './parts';
 
 /** Report-table colour rules (docs/api.md "Colour rules"): members read them, the group admin writes them. */
 const colourRulesApi = {
@@ -188,7 +188,7 @@ function ColourRuleDialog({ groupId, rule, nextPriority, onClose, onSaved }: {
   const [backOn, setBackOn] = useState(rule ? rule.backColor !== null : true);
   const [fore, setFore] = useState(rule?.foreColor?.slice(0, 7) ?? DEFAULT_FORE);
   const [back, setBack] = useState(rule?.backColor?.slice(0, 7) ?? DEFAULT_BACK);
-  const { busy, error, run } = useSave();
+  const { busy, error, run } = useWrite({ errors: 'inline' });
   const invalid = new Set(failedFields(error));
   const labels = {
     name: t('colourRules.name'), priority: t('colourRules.priority'), column: t('colourRules.column'), value: t('colourRules.value'),

@@ -5,7 +5,7 @@ import { useLoad } from '@/lib/useLoad';
 import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { Dialog } from '@/ui/Dialog';
 import { Section } from '../../ui/AdminFrame';
-import { LoadState } from '../../ui/states';
+import { LoadState } from '@/ui/LoadState';
 import { useWrite } from '../../ui/useWrite';
 import { organizationSettingsApi as api } from '../organizationApi';
 import { DialogButtons, DialogError, Field, HEAD_ROW, INPUT, ROW, RowActions, SELECT, TABLE, TD, TH, useDialogWrite } from './parts';

@@ -5,6 +5,7 @@ import { useRef } from 'react';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import en from '../../locales/en.json';
+import { toasts } from '@/lib/toasts';
 import { DeleteConfirm, RowActions, useRowActions } from '@/features/admin/ui/rowActions';
 import { standInForModalDialogs } from './support/dialogs';
 
@@ -13,7 +14,11 @@ beforeAll(async () => {
   await i18n.use(initReactI18next).init({ lng: 'en', resources: { en: { translation: en } }, interpolation: { escapeValue: false } });
   standInForModalDialogs();
 });
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  // The toast store is one for the whole worker: leave none for the next file.
+  for (const toast of toasts.list()) toasts.dismiss(toast.id);
+});
 
 interface Rule { id: number; name: string }
 const RULES: Rule[] = [{ id: 1, name: 'CT first' }, { id: 2, name: 'MR night' }];

@@ -3,7 +3,7 @@ import { act, cleanup, renderHook } from '@testing-library/react';
 import i18next from 'i18next';
 import type { ReactNode } from 'react';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import en from '../../locales/en.json';
 import { HttpError } from '@/lib/http/errors';
 import { toasts } from '@/lib/toasts';
@@ -13,9 +13,12 @@ const i18n = i18next.createInstance();
 beforeAll(async () => {
   await i18n.use(initReactI18next).init({ lng: 'en', resources: { en: { translation: en } }, interpolation: { escapeValue: false } });
 });
+// The toast store is one for the whole worker: another file's toasts are not this test's.
+const clearToasts = () => { for (const toast of toasts.list()) toasts.dismiss(toast.id); };
+beforeEach(clearToasts);
 afterEach(() => {
   cleanup();
-  for (const toast of toasts.list()) toasts.dismiss(toast.id);
+  clearToasts();
 });
 
 const wrapper = ({ children }: { children: ReactNode }) => <I18nextProvider i18n={i18n}>{children}</I18nextProvider>;
@@ -38,7 +41,7 @@ describe('useWrite: one write at a time, its refusal returned', () => {
     expect(toasted.result.current.error).toBe(refused);
     expect(messages()).toEqual([`error:${en.errors.Forbidden}`]);
 
-    for (const toast of toasts.list()) toasts.dismiss(toast.id);
+    clearToasts();
     const inline = renderHook(() => useWrite({ errors: 'inline' }), { wrapper });
     let ok = true;
     await act(async () => { ok = await inline.result.current.run(() => Promise.reject(refused)); });

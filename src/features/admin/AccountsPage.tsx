@@ -5,7 +5,7 @@ import { formatDateTime } from '@/lib/format';
 import { useLoad } from '@/lib/useLoad';
 import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { accountsApi } from './api';
-import { LoadState } from './ui/states';
+import { LoadState } from '@/ui/LoadState';
 import { useWrite } from './ui/useWrite';
 
 const PAGE = 50;

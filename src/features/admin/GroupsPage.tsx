@@ -4,7 +4,7 @@ import { useSession } from '@/lib/session';
 import { useLoad } from '@/lib/useLoad';
 import { groupsApi } from './api';
 import { groupPath } from './paths';
-import { LoadState } from './ui/states';
+import { LoadState } from '@/ui/LoadState';
 import { MAIN_CONTROL } from '@/lib/mainFocus';
 
 /** /groups (areas §2): the account's groups, and "create a group" for an account allowed to (and in none yet). */

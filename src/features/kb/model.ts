@@ -1,4 +1,5 @@
 import { childrenMap, type KbItem } from '../../../contract/kb';
+import { treeKey as sharedTreeKey, type TreeKey } from '@/lib/treeKeys';
 
 /**
  * The screen's pure rules over the tree the server answers (tree order, contract/kb.ts): which rows show with some
@@ -44,31 +45,11 @@ export function parentForNew(items: readonly KbItem[], selected: number | null):
   return item.type === 'folder' ? item.id : item.parentId;
 }
 
-export type TreeKey = 'ArrowUp' | 'ArrowDown' | 'ArrowLeft' | 'ArrowRight' | 'Home' | 'End';
+export type { TreeKey } from '@/lib/treeKeys';
 
-/**
- * What an arrow does in the tree (WAI-ARIA tree view): ↑/↓ the previous/next row, → opens a closed folder or goes to
- * its first child, ← closes an open folder or goes to the parent. Answers the row to focus and the folders to open
- * or close.
- */
+/** What an arrow does in the tree: the shared tree keys (src/lib/treeKeys.ts) over the shown rows. */
 export function treeKey(rows: readonly Row[], open: ReadonlySet<number>, focused: number | null, key: TreeKey): { focus: number | null; open?: number; close?: number } {
-  if (rows.length === 0) return { focus: null };
-  const at = rows.findIndex((r) => r.item.id === focused);
-  if (at < 0) return { focus: rows[0]!.item.id };
-  const row = rows[at]!;
-  switch (key) {
-    case 'ArrowUp': return { focus: rows[Math.max(0, at - 1)]!.item.id };
-    case 'ArrowDown': return { focus: rows[Math.min(rows.length - 1, at + 1)]!.item.id };
-    case 'Home': return { focus: rows[0]!.item.id };
-    case 'End': return { focus: rows[rows.length - 1]!.item.id };
-    case 'ArrowRight':
-      if (row.item.type !== 'folder') return { focus: row.item.id };
-      if (!open.has(row.item.id)) return { focus: row.item.id, open: row.item.id };
-      return { focus: row.hasChildren ? rows[at + 1]!.item.id : row.item.id };
-    case 'ArrowLeft':
-      if (row.item.type === 'folder' && open.has(row.item.id)) return { focus: row.item.id, close: row.item.id };
-      return { focus: row.item.parentId ?? row.item.id };
-  }
+  return sharedTreeKey(rows.map((r) => ({ id: r.item.id, parentId: r.item.parentId, isFolder: r.item.type === 'folder', hasChildren: r.hasChildren })), open, focused, key);
 }
 
 /** The folder names above an item, joined: where a search result lives. */

@@ -10,9 +10,11 @@ import { errorText } from '@/lib/errorText';
 import { isHttpError, isSessionEndingError } from '@/lib/http';
 import { navigate, useSession } from '@/lib/session';
 import { toasts } from '@/lib/toasts';
+import { pageRange, useHeldRow, useListPaging } from '@/lib/listPage';
 import { useLoad } from '@/lib/useLoad';
 import { usePolling } from '@/lib/usePolling';
 import { Alert } from '@/ui/Alert';
+import { ListBody } from '@/ui/ListBody';
 import { Spinner } from '@/ui/Spinner';
 import { registryApi } from './api';
 import { registryCommands, type RegistryContext } from './commands';
@@ -66,8 +68,6 @@ function Desk({ setup, desks, dayParam, lang }: { setup: RegistrySetup; desks: {
   const [scope, setScope] = useState<SourceScope>('internal');
   const [status, setStatus] = useState<string>('');
   const [text, setText] = useState('');
-  // The page belongs to the filters it was turned under: new filters start again at the first page.
-  const [paging, setPaging] = useState<{ of: string; skip: number }>({ of: '', skip: 0 });
   const filters = useMemo<Filter[]>(() => {
     const range = dayRange(day, timeZone);
     return [
@@ -79,8 +79,7 @@ function Desk({ setup, desks, dayParam, lang }: { setup: RegistrySetup; desks: {
     ];
   }, [day, timeZone, scope, status, text]);
   const filtersKey = JSON.stringify([bucketId, filters]);
-  const skip = paging.of === filtersKey ? paging.skip : 0;
-  const setSkip = (next: number) => setPaging({ of: filtersKey, skip: next });
+  const { skip, setSkip } = useListPaging(filtersKey);
   const listKey = JSON.stringify([bucketId, filters, skip]);
   const list = useLoad(listKey, (signal) => registryApi.query(bucketId, { filters, skip, limit: REGISTRY_PAGE_SIZE }, { signal }));
   const rows = useMemo(() => list.data?.items ?? [], [list.data]);
@@ -97,10 +96,7 @@ function Desk({ setup, desks, dayParam, lang }: { setup: RegistrySetup; desks: {
     }, () => undefined);
   }, REGISTRY_POLL_MS, !listError);
 
-  const [held, setHeld] = useState<{ key: string; index: number } | null>(null);
-  const active = held && held.key === listKey && rows.length > 0 ? Math.min(held.index, rows.length - 1) : null;
-  const activeRow = active === null ? null : rows[active] ?? null;
-  const rowRefs = useRef<(HTMLTableRowElement | null)[]>([]);
+  const { active, activeRow, rowRefs, hold, move } = useHeldRow(listKey, rows);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [focusExam, setFocusExam] = useState<number | null>(null);
 
@@ -178,10 +174,10 @@ function Desk({ setup, desks, dayParam, lang }: { setup: RegistrySetup; desks: {
     if (index < 0) return;
     requestAnimationFrame(() => {
       setFocusExam(null);
-      setHeld({ key: listKey, index });
+      hold(index);
       rowRefs.current[index]?.focus();
     });
-  }, [focusExam, rows, listKey]);
+  }, [focusExam, rows, hold, rowRefs]);
 
   // The last check-in, while it can still be taken back: a single key acted on whatever row was in hand, so the
   // toast offers Undo (and Shift+U) — the registration machine's revoke of that step, through the API.
@@ -248,13 +244,6 @@ function Desk({ setup, desks, dayParam, lang }: { setup: RegistrySetup; desks: {
     }
   };
 
-  const move = (step: 1 | -1) => {
-    if (rows.length === 0) return;
-    const from = active ?? (step > 0 ? -1 : rows.length);
-    const next = Math.min(rows.length - 1, Math.max(0, from + step));
-    setHeld({ key: listKey, index: next });
-    rowRefs.current[next]?.focus();
-  };
   const allowed = new Set(activeRow?.transitions ?? []);
   const context: RegistryContext = {
     rows: rows.length,
@@ -276,7 +265,7 @@ function Desk({ setup, desks, dayParam, lang }: { setup: RegistrySetup; desks: {
     focusSearch: () => searchRef.current?.focus(),
     focusList: () => {
       const index = active ?? 0;
-      setHeld({ key: listKey, index });
+      hold(index);
       rowRefs.current[index]?.focus();
     },
     newPatient: clearForm,
@@ -341,23 +330,16 @@ function Desk({ setup, desks, dayParam, lang }: { setup: RegistrySetup; desks: {
         <section className="flex min-w-0 flex-1 flex-col" aria-label={t('registry.list.title')}>
           <Toolbar
             desks={desks} bucketId={bucketId} day={day} today={today} scope={scope} status={status} text={text} searchRef={searchRef}
-            loading={list.loading} range={list.data ? { from: total === 0 ? 0 : skip + 1, to: skip + rows.length, total } : null}
+            loading={list.loading} range={pageRange(list.data ? total : null, skip, rows.length)}
             canPrevious={context.hasPreviousPage} canNext={context.hasNextPage} selected={selected.size}
             onDay={goDay} onScope={setScope} onStatus={setStatus} onText={setText} onPage={context.page} onRefresh={list.reload}
             onPrint={context.printLabels} onExport={context.exportList} exportDisabled={busy || rows.length === 0}
             onOrganisation={(id) => navigate(registryPath(id, dayParam))}
           />
-          <div className="min-h-0 flex-1 overflow-auto bg-surface">
-            {list.error && !isSessionEndingError(list.error) ? (
-              <div className="p-4"><Alert>{errorText(t, list.error)}</Alert></div>
-            ) : list.data && rows.length === 0 ? (
-              <p className="px-4 py-12 text-center text-[13px] text-fg-muted" data-testid="registry-empty">{t('registry.list.empty')}</p>
-            ) : (
-              <RegistryList rows={rows} timeZone={timeZone} day={day} stale={list.stale} active={active} selected={selected} rowRefs={rowRefs}
-                onFocusRow={(index) => setHeld({ key: listKey, index })} onToggle={toggle} onAction={onAction} />
-            )}
-            <p className="px-3 py-2 text-xs text-fg-subtle">{t('registry.list.keys')}</p>
-          </div>
+          <ListBody error={list.error} empty={list.data && rows.length === 0 ? t('registry.list.empty') : null} emptyTestId="registry-empty" keys={t('registry.list.keys')}>
+            <RegistryList rows={rows} timeZone={timeZone} day={day} stale={list.stale} active={active} selected={selected} rowRefs={rowRefs}
+              onFocusRow={hold} onToggle={toggle} onAction={onAction} />
+          </ListBody>
           {activeRow && <PatientHistory row={activeRow} bucketId={bucketId} timeZone={timeZone} />}
         </section>
       </div>

@@ -1,12 +1,9 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
-import { errorText } from '@/lib/errorText';
-import { isSessionEndingError } from '@/lib/http';
 import { navigate } from '@/lib/session';
 import { useLoad } from '@/lib/useLoad';
-import { Alert } from '@/ui/Alert';
-import { Spinner } from '@/ui/Spinner';
+import { LoadState } from '@/ui/LoadState';
 import { statsApi } from './api';
 import { Refused, StatisticsDashboard } from './StatisticsDashboard';
 
@@ -20,16 +17,7 @@ export default function GroupStatisticsPage() {
   const [location] = useLocation();
   const params = new URLSearchParams(useSearch());
   const groups = useLoad('stat-groups', (signal) => statsApi.groups({ signal }));
-  if (groups.error) {
-    if (isSessionEndingError(groups.error)) return null;
-    return (
-      <div className="mx-auto mt-12 flex max-w-md flex-col gap-3 px-4">
-        <Alert>{errorText(t, groups.error)}</Alert>
-        <div><button type="button" className="btn" onClick={groups.reload}>{t('common.retry')}</button></div>
-      </div>
-    );
-  }
-  if (!groups.data) return <div className="flex flex-1 items-center justify-center py-12"><Spinner label={t('common.loading')} /></div>;
+  if (!groups.data) return <LoadState place="page" error={groups.error} onRetry={groups.reload} />;
   const list = groups.data.groups;
   if (list.length === 0) return <Refused text={t('statistics.page.noGroups')} />;
   const wanted = Number(params.get('group'));

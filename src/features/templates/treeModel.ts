@@ -1,4 +1,5 @@
 import type { TemplateNode } from '../../../contract/reports';
+import { treeKey, type TreeKey } from '@/lib/treeKeys';
 
 /**
  * The management screen's tree as pure functions (tests/unit/reportTemplatesManage.test.ts): the rows drawn for the
@@ -47,7 +48,7 @@ export function ancestorsOf(roots: readonly TemplateNode[], id: number): Templat
   return walk(roots, []) ?? [];
 }
 
-export type TreeKey = 'ArrowUp' | 'ArrowDown' | 'ArrowLeft' | 'ArrowRight' | 'Home' | 'End';
+export type { TreeKey } from '@/lib/treeKeys';
 
 export interface TreeCursor {
   /** The active node's id, or null in an empty tree. */
@@ -55,36 +56,24 @@ export interface TreeCursor {
   open: ReadonlySet<number>;
 }
 
-/**
- * A key in the tree, as a WAI-ARIA tree does it: ↑/↓ the row above or below, → opens a closed folder or enters an
- * open one, ← closes an open folder or climbs to the folder above, Home/End the first and last row.
- */
+/** A key in the tree: the shared tree keys (src/lib/treeKeys.ts) over the shown rows, as a cursor. */
 export function moveCursor(roots: readonly TemplateNode[], cursor: TreeCursor, key: TreeKey): TreeCursor {
   const rows = visibleRows(roots, cursor.open);
   if (rows.length === 0) return { active: null, open: cursor.open };
-  const index = rows.findIndex((r) => r.node.id === cursor.active);
-  const row = index >= 0 ? rows[index]! : null;
-  const at = (i: number): TreeCursor => ({ active: rows[Math.max(0, Math.min(rows.length - 1, i))]!.node.id, open: cursor.open });
-  switch (key) {
-    case 'ArrowDown': return index < 0 ? at(0) : at(index + 1);
-    case 'ArrowUp': return index < 0 ? at(0) : at(index - 1);
-    case 'Home': return at(0);
-    case 'End': return at(rows.length - 1);
-    case 'ArrowRight': {
-      if (!row?.node.isFolder) return cursor;
-      if (!cursor.open.has(row.node.id)) return { active: row.node.id, open: new Set([...cursor.open, row.node.id]) };
-      return row.node.children.length > 0 ? { active: row.node.children[0]!.id, open: cursor.open } : cursor;
-    }
-    case 'ArrowLeft': {
-      if (!row) return cursor;
-      if (row.node.isFolder && cursor.open.has(row.node.id)) {
-        const open = new Set(cursor.open);
-        open.delete(row.node.id);
-        return { active: row.node.id, open };
-      }
-      return row.parentId !== null ? { active: row.parentId, open: cursor.open } : cursor;
-    }
+  // A cursor on no row: ↑/↓/Home go to the first row and End to the last; → and ← do nothing.
+  if (!rows.some((r) => r.node.id === cursor.active)) {
+    if (key === 'ArrowLeft' || key === 'ArrowRight') return cursor;
+    return { active: rows[key === 'End' ? rows.length - 1 : 0]!.node.id, open: cursor.open };
   }
+  const shown = rows.map((r) => ({ id: r.node.id, parentId: r.parentId, isFolder: r.node.isFolder, hasChildren: r.node.children.length > 0 }));
+  const answer = treeKey(shown, cursor.open, cursor.active, key);
+  if (answer.open !== undefined) return { active: answer.focus, open: new Set([...cursor.open, answer.open]) };
+  if (answer.close !== undefined) {
+    const open = new Set(cursor.open);
+    open.delete(answer.close);
+    return { active: answer.focus, open };
+  }
+  return answer.focus === cursor.active ? cursor : { active: answer.focus, open: cursor.open };
 }
 
 /** The folder a new node goes into when the cursor stands on `active`: that folder itself, or the template's folder. */

@@ -6,7 +6,8 @@ import { isHttpError } from '@/lib/http';
 import { Dialog } from '@/ui/Dialog';
 import { TextField } from '@/ui/TextField';
 import { groupPartsApi } from './groupApi';
-import { ErrorNote, failedFields, useSave } from './settings/parts';
+import { ErrorNote, failedFields } from './settings/parts';
+import { useWrite } from '../ui/useWrite';
 
 type Field = 'username' | 'name' | 'password' | 'accessLevel';
 
@@ -28,7 +29,7 @@ export function CreateAccountDialog({ groupId, onClose, onCreated }: { groupId: 
   const ids = useId();
   const [values, setValues] = useState({ username: '', name: '', password: '' });
   const [accessLevel, setAccessLevel] = useState<0 | 1>(0);
-  const { busy, error, run } = useSave();
+  const { busy, error, run } = useWrite({ errors: 'inline' });
   const bad = fieldsOf(error);
   const labels: Record<Field, string> = {
     username: t('admin.groupParts.account.username'), name: t('admin.groupParts.account.name'),

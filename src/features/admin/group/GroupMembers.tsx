@@ -9,11 +9,11 @@ import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { groupsApi } from '../api';
 import { memberListCommands } from '../commands';
 import { Section } from '../ui/AdminFrame';
-import { LoadState } from '../ui/states';
+import { LevelSelect, MembersTable } from '../ui/MembersTable';
+import { LoadState } from '@/ui/LoadState';
 import { blurOnEscape, useWrite } from '../ui/useWrite';
 import { CreateAccountDialog } from './CreateAccountDialog';
 import { groupPartsApi } from './groupApi';
-import { MAIN_CONTROL } from '@/lib/mainFocus';
 
 /** Members per page, as the worklist's pages. */
 const PAGE = 20;
@@ -103,40 +103,14 @@ export function GroupMembers({ group }: { group: GroupDetail }) {
       )}>
       {!shown ? <LoadState error={list.error} onRetry={reload} /> : (
         <>
-          <table className={`w-full max-w-5xl border-collapse rounded-md border border-line bg-surface text-[13px] outline-none focus-visible:outline-2 focus-visible:outline-focus ${list.stale ? 'opacity-60' : ''}`}
-            data-testid="member-table" tabIndex={0} aria-label={t('admin.group.tabs.members')} {...MAIN_CONTROL}>
-            <thead>
-              <tr className="border-b border-line text-left text-xs text-fg-muted">
-                <th className="px-3 py-2 font-medium">{t('admin.members.name')}</th>
-                <th className="px-3 py-2 font-medium">{t('admin.members.username')}</th>
-                <th className="px-3 py-2 font-medium">{t('admin.members.level')}</th>
-                <th className="px-3 py-2 font-medium">{t('admin.members.lastLogin')}</th>
-                <th className="w-24 px-3 py-2"><span className="sr-only">{t('admin.groupParts.actions')}</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.length === 0 && <tr><td colSpan={5} className="px-3 py-6 text-center text-fg-muted">{t('admin.groupParts.members.none')}</td></tr>}
-              {shown.map((m) => (
-                <tr key={m.accountId} className="border-b border-line/60 last:border-0" data-account-id={m.accountId}>
-                  <td className="px-3 py-1.5">{m.name}{m.status === 1 && <span className="ml-1.5 text-xs text-danger">{t('admin.members.disabled')}</span>}</td>
-                  <td className="px-3 py-1.5 font-mono text-xs">{m.username}</td>
-                  <td className="px-3 py-1.5">
-                    {isAdmin ? (
-                      <select aria-label={t('admin.members.levelOf', { name: m.name })} className="input h-7 w-auto py-0 pr-6 text-[13px]" value={m.accessLevel} disabled={busy}
-                        onChange={(e) => void run(() => groupsApi.setMemberLevel(group.id, m.accountId, Number(e.target.value) as 0 | 1), t('admin.members.levelChanged', { name: m.name })).then(reload)}>
-                        <option value={0}>{t('admin.level.groupMember')}</option>
-                        <option value={1}>{t('admin.level.groupAdmin')}</option>
-                      </select>
-                    ) : m.accessLevel === 1 ? t('admin.level.groupAdmin') : t('admin.level.groupMember')}
-                  </td>
-                  <td className="px-3 py-1.5 text-xs tabular-nums text-fg-muted">{m.lastLoginAt ? formatDateTime(m.lastLoginAt) : '—'}</td>
-                  <td className="px-3 py-1.5 text-right">
-                    {isAdmin && <button type="button" className="btn btn-ghost h-6 px-2 text-xs text-danger" onClick={() => setRemoving(m)}>{t('admin.members.remove')}</button>}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <MembersTable members={shown} testId="member-table" stale={list.stale} empty={t('admin.groupParts.members.none')} actionsLabel={t('admin.groupParts.actions')}
+            nameNote={(m) => m.status === 1 && <span className="ml-1.5 text-xs text-danger">{t('admin.members.disabled')}</span>}
+            level={(m) => (isAdmin ? (
+              <LevelSelect name={m.name} value={m.accessLevel} levels={[{ value: 0, label: t('admin.level.groupMember') }, { value: 1, label: t('admin.level.groupAdmin') }]} disabled={busy}
+                onChange={(value) => void run(() => groupsApi.setMemberLevel(group.id, m.accountId, Number(value) as 0 | 1), t('admin.members.levelChanged', { name: m.name })).then(reload)} />
+            ) : m.accessLevel === 1 ? t('admin.level.groupAdmin') : t('admin.level.groupMember'))}
+            lastLogin={(m) => (m.lastLoginAt ? formatDateTime(m.lastLoginAt) : '—')} tabularLogin
+            onRemove={isAdmin ? setRemoving : undefined} />
           {isAdmin && (
             <nav aria-label={t('admin.groupParts.members.pages')} className="mt-2 flex max-w-5xl items-center justify-end gap-2 text-xs text-fg-muted" data-testid="member-pager">
               <span className="mr-auto tabular-nums" data-testid="member-total">{t('admin.groupParts.members.total', { count: total })}</span>

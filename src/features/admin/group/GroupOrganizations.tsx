@@ -12,7 +12,7 @@ import { groupsApi } from '../api';
 import { organizationListCommands } from '../commands';
 import { organizationPath } from '../paths';
 import { Section } from '../ui/AdminFrame';
-import { LoadState } from '../ui/states';
+import { LoadState } from '@/ui/LoadState';
 import { useWrite } from '../ui/useWrite';
 import { MAIN_CONTROL } from '@/lib/mainFocus';
 

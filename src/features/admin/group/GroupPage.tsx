@@ -7,7 +7,7 @@ import { groupsApi } from '../api';
 import { groupCommands } from '../commands';
 import { GROUP_TABS, groupPath, groupsPath, idOf, type GroupTab } from '../paths';
 import { AdminFrame } from '../ui/AdminFrame';
-import { LoadState } from '../ui/states';
+import { LoadState } from '@/ui/LoadState';
 import { GroupHome } from './GroupHome';
 import { GroupMembers } from './GroupMembers';
 import { GroupOrganizations } from './GroupOrganizations';

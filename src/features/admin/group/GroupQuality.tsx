@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useLoad } from '@/lib/useLoad';
 import { groupsApi } from '../api';
 import { Section } from '../ui/AdminFrame';
-import { LoadState } from '../ui/states';
+import { LoadState } from '@/ui/LoadState';
 
 /** The group's report-quality grades (areas §3 quality record): how many reports got each grade, in all and per organisation. */
 export function GroupQuality({ groupId }: { groupId: number }) {

@@ -7,7 +7,7 @@ import { useLoad } from '@/lib/useLoad';
 import { groupsApi } from '../api';
 import { GROUP_SETTINGS_SECTIONS, groupSettingsCommands, type GroupSettingsSection } from '../commands';
 import { Section } from '../ui/AdminFrame';
-import { LoadState } from '../ui/states';
+import { LoadState } from '@/ui/LoadState';
 import { SwitchList } from '../ui/SwitchList';
 import { useWrite } from '../ui/useWrite';
 import { FLAG_KEYS, type FlagKey } from './flags';

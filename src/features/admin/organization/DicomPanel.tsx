@@ -9,7 +9,7 @@ import { http } from '@/lib/http';
 import { useLoad } from '@/lib/useLoad';
 import { dicomCommands } from '../commands';
 import { Section } from '../ui/AdminFrame';
-import { LoadState } from '../ui/states';
+import { LoadState } from '@/ui/LoadState';
 import { useWrite } from '../ui/useWrite';
 import { devicesChanged, useDevicesChanged } from './devicesChanged';
 

@@ -5,7 +5,7 @@ import { useLoad } from '@/lib/useLoad';
 import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { Section } from '../ui/AdminFrame';
 import { SortableList } from '../ui/SortableList';
-import { LoadState } from '../ui/states';
+import { LoadState } from '@/ui/LoadState';
 import { useResort } from '../ui/useResort';
 import { useWrite } from '../ui/useWrite';
 import { devicesChanged, useDevicesChanged } from './devicesChanged';

@@ -7,9 +7,9 @@ import { useLoad } from '@/lib/useLoad';
 import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { organizationsApi } from '../api';
 import { Section } from '../ui/AdminFrame';
-import { LoadState } from '../ui/states';
+import { LevelSelect, MembersTable } from '../ui/MembersTable';
+import { LoadState } from '@/ui/LoadState';
 import { blurOnEscape, useWrite } from '../ui/useWrite';
-import { MAIN_CONTROL } from '@/lib/mainFocus';
 
 /** An organisation's home: what it is, and its members with their levels (its admins add, change and remove them). */
 export function OrganizationHome({ org, onChanged }: { org: Organization; onChanged: () => void }) {
@@ -56,36 +56,13 @@ export function OrganizationHome({ org, onChanged }: { org: Organization; onChan
             </form>
           )}>
           {!members.data ? <LoadState error={members.error} onRetry={members.reload} /> : (
-            <table className="w-full max-w-5xl border-collapse rounded-md border border-line bg-surface text-[13px] outline-none focus-visible:outline-2 focus-visible:outline-focus"
-              data-testid="org-member-table" tabIndex={0} aria-label={t('admin.group.tabs.members')} {...MAIN_CONTROL}>
-              <thead>
-                <tr className="border-b border-line text-left text-xs text-fg-muted">
-                  <th className="px-3 py-2 font-medium">{t('admin.members.name')}</th>
-                  <th className="px-3 py-2 font-medium">{t('admin.members.username')}</th>
-                  <th className="px-3 py-2 font-medium">{t('admin.members.level')}</th>
-                  <th className="px-3 py-2 font-medium">{t('admin.members.lastLogin')}</th>
-                  <th className="w-24 px-3 py-2" />
-                </tr>
-              </thead>
-              <tbody>
-                {members.data.map((m) => (
-                  <tr key={m.accountId} className="border-b border-line/60 last:border-0" data-account-id={m.accountId}>
-                    <td className="px-3 py-1.5">{m.name}</td>
-                    <td className="px-3 py-1.5 font-mono text-xs">{m.username}</td>
-                    <td className="px-3 py-1.5">
-                      <select aria-label={t('admin.members.levelOf', { name: m.name })} className="input h-7 w-auto py-0 pr-6 text-[13px]" value={m.accessLevel} disabled={busy}
-                        onChange={(e) => void run(() => organizationsApi.setMemberLevel(org.id, m.accountId, e.target.value as BucketAccess), t('admin.members.levelChanged', { name: m.name })).then(reload)}>
-                        {BUCKET_ACCESS.map((l) => <option key={l} value={l}>{t(`admin.level.${l}`)}</option>)}
-                      </select>
-                    </td>
-                    <td className="px-3 py-1.5 text-xs text-fg-muted">{m.lastLoginAt ? `${formatDateTime(m.lastLoginAt)}${m.lastLoginIp ? ` · ${m.lastLoginIp}` : ''}` : '—'}</td>
-                    <td className="px-3 py-1.5 text-right">
-                      <button type="button" className="btn btn-ghost h-6 px-2 text-xs text-danger" onClick={() => setRemoving(m)}>{t('admin.members.remove')}</button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <MembersTable members={members.data} testId="org-member-table"
+              level={(m) => (
+                <LevelSelect name={m.name} value={m.accessLevel} levels={BUCKET_ACCESS.map((l) => ({ value: l, label: t(`admin.level.${l}`) }))} disabled={busy}
+                  onChange={(value) => void run(() => organizationsApi.setMemberLevel(org.id, m.accountId, value as BucketAccess), t('admin.members.levelChanged', { name: m.name })).then(reload)} />
+              )}
+              lastLogin={(m) => (m.lastLoginAt ? `${formatDateTime(m.lastLoginAt)}${m.lastLoginIp ? ` · ${m.lastLoginIp}` : ''}` : '—')}
+              onRemove={setRemoving} />
           )}
         </Section>
       )}

@@ -7,7 +7,7 @@ import { groupsApi, organizationsApi } from '../api';
 import { organizationCommands } from '../commands';
 import { ORGANIZATION_TABS, groupPath, groupsPath, idOf, organizationPath, type OrganizationTab } from '../paths';
 import { AdminFrame } from '../ui/AdminFrame';
-import { LoadState } from '../ui/states';
+import { LoadState } from '@/ui/LoadState';
 import { OrganizationHome } from './OrganizationHome';
 import { OrganizationProcedures } from './OrganizationProcedures';
 import { OrganizationRoles } from './OrganizationRoles';

@@ -8,7 +8,7 @@ import { Section } from '../ui/AdminFrame';
 import { SortableList } from '../ui/SortableList';
 import { useResort } from '../ui/useResort';
 import { useWrite } from '../ui/useWrite';
-import { LoadState } from '../ui/states';
+import { LoadState } from '@/ui/LoadState';
 import { DicomPanel } from './DicomPanel';
 import { OrderedList } from './OrderedLists';
 

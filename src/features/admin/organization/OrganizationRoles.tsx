@@ -11,7 +11,7 @@ import { organizationsApi } from '../api';
 import { roleCommands } from '../commands';
 import { Section } from '../ui/AdminFrame';
 import { RoleGrid } from '../ui/RoleGrid';
-import { LoadState } from '../ui/states';
+import { LoadState } from '@/ui/LoadState';
 import { blurOnEscape, useWrite } from '../ui/useWrite';
 
 /**

@@ -3,7 +3,7 @@ import { useSearch } from 'wouter';
 import { errorText } from '@/lib/errorText';
 import { isSessionEndingError } from '@/lib/http';
 import { useLoad } from '@/lib/useLoad';
-import { Alert } from '@/ui/Alert';
+import { LoadError } from '@/ui/LoadState';
 import { Spinner } from '@/ui/Spinner';
 import { consultationApi } from '../api';
 import { idFrom } from '../paths';
@@ -32,11 +32,5 @@ export default function CreateConsultationPage() {
 }
 
 function Problem({ text, onRetry }: { text: string; onRetry?: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <div className="mx-auto mt-12 flex w-full max-w-md flex-col gap-3 px-4" data-testid="consultation-create-problem">
-      <Alert>{text}</Alert>
-      {onRetry && <div><button type="button" className="btn" onClick={onRetry}>{t('common.retry')}</button></div>}
-    </div>
-  );
+  return <LoadError text={text} onRetry={onRetry} className="mx-auto mt-12 flex w-full max-w-md flex-col gap-3 px-4" testId="consultation-create-problem" />;
 }

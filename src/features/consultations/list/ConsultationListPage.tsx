@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { CONSULTATION_EXPORT_MAX, CONSULTATION_PAGE_SIZE } from '../../../../contract/consultations';
@@ -8,8 +8,9 @@ import { errorText } from '@/lib/errorText';
 import { isSessionEndingError } from '@/lib/http';
 import { navigate } from '@/lib/session';
 import { toasts } from '@/lib/toasts';
+import { pageRange, useFirstRowFocus, useHeldRow, useListPaging } from '@/lib/listPage';
 import { useLoad } from '@/lib/useLoad';
-import { Alert } from '@/ui/Alert';
+import { ListBody } from '@/ui/ListBody';
 import { consultationApi, myOrganisations } from '../api';
 import { consultationListCommands, type ConsultationListCtx } from '../commands';
 import { consultationListPath, consultationPath, myConsultationsPath } from '../paths';
@@ -27,48 +28,21 @@ export function ConsultationList({ mine }: { mine: boolean }) {
   const [view, setView] = useState<ListView>(() => emptyView(mine));
   const filters = useMemo(() => filtersOf(view), [view]);
   const filtersKey = JSON.stringify(filters);
-  // The page belongs to the filters it was turned under: new filters start again at the first page.
-  const [paging, setPaging] = useState<{ of: string; skip: number }>({ of: '', skip: 0 });
-  const skip = paging.of === filtersKey ? paging.skip : 0;
+  const { skip, setSkip } = useListPaging(filtersKey);
   const listKey = JSON.stringify([filters, skip]);
   const list = useLoad(listKey, (signal) => consultationApi.page({ filters, skip, limit: CONSULTATION_PAGE_SIZE }, { signal }));
   const rows = useMemo(() => list.data?.items ?? [], [list.data]);
   const total = list.data?.total ?? 0;
   const orgs = useLoad('consultation-orgs', () => myOrganisations());
 
-  const [held, setHeld] = useState<{ key: string; index: number } | null>(null);
-  const active = held && held.key === listKey && rows.length > 0 ? Math.min(held.index, rows.length - 1) : null;
-  const activeRow = active === null ? null : rows[active] ?? null;
-  const rowRefs = useRef<(HTMLTableRowElement | null)[]>([]);
+  const held = useHeldRow(listKey, rows);
+  const { active, activeRow, rowRefs, move, focusList } = held;
   const searchRef = useRef<HTMLInputElement>(null);
   const [exporting, setExporting] = useState(false);
 
-  // A fresh page gives the keyboard to its first row unless the user is typing in the bar.
-  const firstLoad = useRef(true);
-  useEffect(() => {
-    if (list.stale || rows.length === 0) return;
-    const typing = document.activeElement instanceof HTMLInputElement || document.activeElement instanceof HTMLSelectElement;
-    if (!firstLoad.current && typing) return;
-    firstLoad.current = false;
-    if (held?.key === listKey) return;
-    // Held explicitly: the row may already have the focus (the same consultation heads the new page), so no focus
-    // event would say so.
-    const frame = requestAnimationFrame(() => {
-      setHeld({ key: listKey, index: 0 });
-      rowRefs.current[0]?.focus();
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [list.stale, rows.length, listKey, held?.key]);
+  useFirstRowFocus({ stale: list.stale, rows: rows.length, listKey, held });
 
-  const move = (step: 1 | -1) => {
-    if (rows.length === 0) return;
-    const from = active ?? (step > 0 ? -1 : rows.length);
-    const next = Math.min(rows.length - 1, Math.max(0, from + step));
-    setHeld({ key: listKey, index: next });
-    rowRefs.current[next]?.focus();
-  };
-  const focusList = () => rowRefs.current[active ?? 0]?.focus();
-  const setPage = (step: 1 | -1) => setPaging({ of: filtersKey, skip: Math.max(0, skip + step * CONSULTATION_PAGE_SIZE) });
+  const setPage = (step: 1 | -1) => setSkip(Math.max(0, skip + step * CONSULTATION_PAGE_SIZE));
 
   async function exportList() {
     if (total > CONSULTATION_EXPORT_MAX) {
@@ -117,23 +91,16 @@ export function ConsultationList({ mine }: { mine: boolean }) {
           </nav>
           <div className="ml-auto flex items-center gap-3">
             <SearchBox view={view} searchRef={searchRef} onView={setView} onDone={focusList} />
-            <Pager loading={list.loading} range={list.data ? { from: total === 0 ? 0 : skip + 1, to: skip + rows.length, total } : null}
+            <Pager loading={list.loading} range={pageRange(list.data ? total : null, skip, rows.length)}
               canPrevious={ctx.hasPreviousPage} canNext={ctx.hasNextPage} canExport={ctx.canExport} exportBusy={exporting}
               onPage={setPage} onRefresh={list.reload} onExport={ctx.exportList} />
           </div>
         </div>
         <Toolbar view={view} organisations={orgs.data ?? []} onView={setView} />
-        <div className="min-h-0 flex-1 overflow-auto bg-surface">
-          {list.error && !isSessionEndingError(list.error) ? (
-            <div className="p-4"><Alert>{errorText(t, list.error)}</Alert></div>
-          ) : list.data && rows.length === 0 ? (
-            <p className="px-4 py-12 text-center text-[13px] text-fg-muted" data-testid="consultation-empty">{t('consultations.list.empty')}</p>
-          ) : (
-            <ConsultationTable rows={rows} stale={list.stale} active={active} rowRefs={rowRefs}
-              onFocusRow={(index) => setHeld({ key: listKey, index })} onOpen={(row) => navigate(consultationPath(row.id))} />
-          )}
-          <p className="px-3 py-2 text-xs text-fg-subtle">{t('consultations.list.keys')}</p>
-        </div>
+        <ListBody error={list.error} empty={list.data && rows.length === 0 ? t('consultations.list.empty') : null} emptyTestId="consultation-empty" keys={t('consultations.list.keys')}>
+          <ConsultationTable rows={rows} stale={list.stale} active={active} rowRefs={rowRefs}
+            onFocusRow={held.hold} onOpen={(row) => navigate(consultationPath(row.id))} />
+        </ListBody>
       </div>
     </CommandScope>
   );

@@ -1,7 +1,7 @@
-import { useId, type RefObject } from 'react';
+import { useId, type ComponentProps, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CONSULTATION_STATUSES, type ConsultationStatus } from '../../../../contract/consultations';
-import { Spinner } from '@/ui/Spinner';
+import { ListPager } from '@/ui/ListPager';
 import { hasField, type ListView } from './filters';
 
 /** The list's filters: status chips (0–5), created range, applicant and target organisation. */
@@ -79,32 +79,16 @@ export function SearchBox({ view, searchRef, onView, onDone }: {
 }
 
 /** Where the list stands (range, pages, refresh) and its export, beside the search. */
-export function Pager({ loading, range, canPrevious, canNext, canExport, exportBusy, onPage, onRefresh, onExport }: {
-  loading: boolean;
-  range: { from: number; to: number; total: number } | null;
-  canPrevious: boolean;
-  canNext: boolean;
-  canExport: boolean;
-  exportBusy: boolean;
-  onPage: (step: 1 | -1) => void;
-  onRefresh: () => void;
-  onExport: () => void;
-}) {
+export function Pager(props: Omit<ComponentProps<typeof ListPager>, 'words' | 'className' | 'testId'>) {
   const { t } = useTranslation();
   return (
-    <div className="mb-1 flex items-center gap-1.5 text-[13px]">
-        {loading && <Spinner label={t('common.loading')} />}
-        <span className="whitespace-nowrap text-fg-muted tabular-nums" aria-live="polite" data-testid="consultation-range">{range ? t('consultations.list.range', range) : ''}</span>
-        <button type="button" className="icon-button disabled:opacity-40" onClick={() => onPage(-1)} disabled={!canPrevious} aria-label={t('consultations.commands.previousPage')}
-          title={`${t('consultations.commands.previousPage')} ([)`}><span aria-hidden="true">‹</span></button>
-        <button type="button" className="icon-button disabled:opacity-40" onClick={() => onPage(1)} disabled={!canNext} aria-label={t('consultations.commands.nextPage')}
-          title={`${t('consultations.commands.nextPage')} (])`}><span aria-hidden="true">›</span></button>
-        <button type="button" className="icon-button" onClick={onRefresh} aria-label={t('consultations.commands.refresh')} title={`${t('consultations.commands.refresh')} (R)`}>
-          <span aria-hidden="true">↻</span>
-        </button>
-        <button type="button" className="btn h-7 px-2.5 text-[13px]" onClick={onExport} disabled={!canExport || exportBusy} data-testid="consultation-export">
-          {t('consultations.list.export')}
-        </button>
-      </div>
+    <ListPager {...props} testId="consultation" className="mb-1 flex items-center gap-1.5 text-[13px]" words={{
+      range: (range) => t('consultations.list.range', range),
+      previous: t('consultations.commands.previousPage'),
+      next: t('consultations.commands.nextPage'),
+      refresh: t('consultations.commands.refresh'),
+      refreshKey: 'R',
+      exportLabel: t('consultations.list.export'),
+    }} />
   );
 }

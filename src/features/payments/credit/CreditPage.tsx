@@ -9,6 +9,7 @@ import { useSession } from '@/lib/session';
 import { toasts } from '@/lib/toasts';
 import { useLoad } from '@/lib/useLoad';
 import { Alert } from '@/ui/Alert';
+import { EmptyState } from '@/ui/LoadState';
 import { Spinner } from '@/ui/Spinner';
 import { yuan } from '../common/money';
 import { Problem } from '../common/Problem';
@@ -159,7 +160,7 @@ function Credit({ groupId, groupName, admin }: { groupId: number; groupName: str
               {ledger.error && !isSessionEndingError(ledger.error) ? (
                 <div className="p-4"><Alert>{errorText(t, ledger.error)}</Alert></div>
               ) : ledger.data && rows.length === 0 ? (
-                <p className="px-4 py-12 text-center text-[13px] text-fg-muted" data-testid="ledger-empty">{t('payments.credit.empty')}</p>
+                <EmptyState testId="ledger-empty">{t('payments.credit.empty')}</EmptyState>
               ) : (
                 <LedgerTable rows={rows} stale={ledger.stale} tableRef={tableRef} />
               )}

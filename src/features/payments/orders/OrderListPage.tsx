@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ORDER_EXPORT_MAX, PAYMENT_STATUS, REPORT_REQUEST_TYPES, type ReportOrder } from '../../../../contract/payments';
 import { CommandScope, useCommands } from '@/lib/commands';
@@ -6,8 +6,9 @@ import { errorText } from '@/lib/errorText';
 import { isSessionEndingError } from '@/lib/http';
 import { navigate, useSession } from '@/lib/session';
 import { toasts } from '@/lib/toasts';
+import { pageRange, useFirstRowFocus, useHeldRow, useListPaging } from '@/lib/listPage';
 import { useLoad } from '@/lib/useLoad';
-import { Alert } from '@/ui/Alert';
+import { ListBody } from '@/ui/ListBody';
 import { ordersApi } from './api';
 import { orderListCommands, type OrderListCtx } from './commands';
 import { saveBlob, stampedName } from '@/lib/download';
@@ -34,48 +35,23 @@ export default function OrderListPage() {
   const [view, setView] = useState<OrderView>(emptyOrderView);
   const filters = useMemo(() => orderFiltersOf(view), [view]);
   const filtersKey = JSON.stringify(filters);
-  // The page belongs to the filters it was turned under: new filters start again at the first page.
-  const [paging, setPaging] = useState<{ of: string; skip: number }>({ of: '', skip: 0 });
-  const skip = paging.of === filtersKey ? paging.skip : 0;
+  const { skip, setSkip } = useListPaging(filtersKey);
   const listKey = JSON.stringify([filters, skip]);
   const list = useLoad(listKey, (signal) => ordersApi.page({ filters, skip, limit: PAGE }, { signal }));
   const rows = useMemo(() => list.data?.items ?? [], [list.data]);
   const total = list.data?.total ?? 0;
 
-  const [held, setHeld] = useState<{ key: string; index: number } | null>(null);
-  const active = held && held.key === listKey && rows.length > 0 ? Math.min(held.index, rows.length - 1) : null;
-  const activeRow = active === null ? null : rows[active] ?? null;
-  const rowRefs = useRef<(HTMLTableRowElement | null)[]>([]);
+  const held = useHeldRow(listKey, rows);
+  const { active, activeRow, rowRefs, move, focusList } = held;
   const searchRef = useRef<HTMLInputElement>(null);
   const dateRef = useRef<HTMLInputElement>(null);
   const searchId = useId();
   const [exporting, setExporting] = useState(false);
   const [refunding, setRefunding] = useState<ReportOrder | null>(null);
 
-  // A fresh page gives the keyboard to its first row unless the user is typing in the bar.
-  const firstLoad = useRef(true);
-  useEffect(() => {
-    if (list.stale || rows.length === 0) return;
-    const typing = document.activeElement instanceof HTMLInputElement || document.activeElement instanceof HTMLSelectElement;
-    if (!firstLoad.current && typing) return;
-    firstLoad.current = false;
-    if (held?.key === listKey) return;
-    const frame = requestAnimationFrame(() => {
-      setHeld({ key: listKey, index: 0 });
-      rowRefs.current[0]?.focus();
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [list.stale, rows.length, listKey, held?.key]);
+  useFirstRowFocus({ stale: list.stale, rows: rows.length, listKey, held });
 
-  const move = (step: 1 | -1) => {
-    if (rows.length === 0) return;
-    const from = active ?? (step > 0 ? -1 : rows.length);
-    const next = Math.min(rows.length - 1, Math.max(0, from + step));
-    setHeld({ key: listKey, index: next });
-    rowRefs.current[next]?.focus();
-  };
-  const focusList = () => rowRefs.current[active ?? 0]?.focus();
-  const setPage = (step: 1 | -1) => setPaging({ of: filtersKey, skip: Math.max(0, skip + step * PAGE) });
+  const setPage = (step: 1 | -1) => setSkip(Math.max(0, skip + step * PAGE));
 
   async function exportList() {
     if (total > ORDER_EXPORT_MAX) {
@@ -133,23 +109,16 @@ export default function OrderListPage() {
                   focusList();
                 }
               }} />
-            <Pager loading={list.loading} range={list.data ? { from: total === 0 ? 0 : skip + 1, to: skip + rows.length, total } : null}
+            <Pager loading={list.loading} range={pageRange(list.data ? total : null, skip, rows.length)}
               canPrevious={ctx.hasPreviousPage} canNext={ctx.hasNextPage} canExport={ctx.canExport} exportBusy={exporting}
               onPage={setPage} onRefresh={list.reload} onExport={ctx.exportList} testId="order" />
           </div>
         </div>
         <OrderToolbar view={view} dateRef={dateRef} onView={setView} />
-        <div className="min-h-0 flex-1 overflow-auto bg-surface">
-          {list.error && !isSessionEndingError(list.error) ? (
-            <div className="p-4"><Alert>{errorText(t, list.error)}</Alert></div>
-          ) : list.data && rows.length === 0 ? (
-            <p className="px-4 py-12 text-center text-[13px] text-fg-muted" data-testid="order-empty">{t('payments.orders.empty')}</p>
-          ) : (
-            <OrderTable rows={rows} stale={list.stale} active={active} rowRefs={rowRefs}
-              onFocusRow={(index) => setHeld({ key: listKey, index })} onOpen={(row) => navigate(orderDetailPath(row.id))} />
-          )}
-          <p className="px-3 py-2 text-xs text-fg-subtle">{t('payments.orders.keys')}</p>
-        </div>
+        <ListBody error={list.error} empty={list.data && rows.length === 0 ? t('payments.orders.empty') : null} emptyTestId="order-empty" keys={t('payments.orders.keys')}>
+          <OrderTable rows={rows} stale={list.stale} active={active} rowRefs={rowRefs}
+            onFocusRow={held.hold} onOpen={(row) => navigate(orderDetailPath(row.id))} />
+        </ListBody>
         <RefundDialog order={refunding} onClose={() => { setRefunding(null); requestAnimationFrame(focusList); }}
           onDone={(detail) => {
             setRefunding(null);

@@ -1,11 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AssignRule, GroupOrganization, GroupRad } from '../../../../../contract/groups';
 import { useLoad } from '@/lib/useLoad';
-import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { Section } from '../../ui/AdminFrame';
-import { LoadState } from '../../ui/states';
-import { useWrite } from '../../ui/useWrite';
+import { LoadState } from '@/ui/LoadState';
+import { DeleteConfirm, RowActions, useRowActions } from '../../ui/rowActions';
 import { groupPartsApi } from '../groupApi';
 import { RuleDialog } from './RuleDialog';
 import { HEAD_ROW, ROW, TABLE, TD, TH } from './parts';
@@ -18,19 +17,9 @@ import { HEAD_ROW, ROW, TABLE, TD, TH } from './parts';
 export function AssignRules({ groupId, organizations, rads }: { groupId: number; organizations: readonly GroupOrganization[]; rads: readonly GroupRad[] }) {
   const { t } = useTranslation();
   const list = useLoad(`admin:group:${groupId}:rules`, (signal) => groupPartsApi.rules(groupId, { signal }));
-  const [editing, setEditing] = useState<AssignRule | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<AssignRule | null>(null);
-  const { busy, run } = useWrite();
   const addRef = useRef<HTMLButtonElement>(null);
-  const refocus = useRef(false);
-  // The deleted row's button is gone: once the confirm dialog has closed (its effect runs first, being a child), the
-  // focus goes to "New rule" rather than to the page.
-  useEffect(() => {
-    if (deleting === null && refocus.current) {
-      refocus.current = false;
-      addRef.current?.focus();
-    }
-  }, [deleting]);
+  const rows = useRowActions<AssignRule, AssignRule | 'new'>({ reload: list.reload, focusAfterDelete: addRef });
+  const { editing, setEditing } = rows;
   const orgName = (bucketId: number) => organizations.find((o) => o.id === bucketId)?.name ?? `#${bucketId}`;
   const radName = (id: number) => rads.find((r) => r.id === id)?.name ?? `#${id}`;
 
@@ -61,10 +50,8 @@ export function AssignRules({ groupId, organizations, rads }: { groupId: number;
                 <td className={TD}>{rule.reporterId !== null ? radName(rule.reporterId) : <span className="text-fg-muted">{t('admin.groupParts.rules.leastLoaded')}</span>}</td>
                 <td className={TD}>{rule.memberIds.length === 0 ? <span className="text-fg-muted">—</span> : rule.memberIds.map(radName).join(t('admin.groupParts.listSeparator'))}</td>
                 <td className={`${TD} whitespace-nowrap text-right`}>
-                  <button type="button" className="btn btn-ghost h-6 px-2 text-xs" onClick={() => setEditing(rule)}
-                    aria-label={t('admin.groupParts.rules.editOf', { name: rule.name })}>{t('admin.groupParts.edit')}</button>
-                  <button type="button" className="btn btn-ghost h-6 px-2 text-xs text-danger" onClick={() => setDeleting(rule)}
-                    aria-label={t('admin.groupParts.rules.deleteOf', { name: rule.name })}>{t('admin.delete')}</button>
+                  <RowActions boxed={false} editLabel={t('admin.groupParts.edit')} deleteLabel={t('admin.delete')} onEdit={() => setEditing(rule)} onDelete={() => rows.setDeleting(rule)}
+                    editName={t('admin.groupParts.rules.editOf', { name: rule.name })} deleteName={t('admin.groupParts.rules.deleteOf', { name: rule.name })} />
                 </td>
               </tr>
             ))}
@@ -75,13 +62,9 @@ export function AssignRules({ groupId, organizations, rads }: { groupId: number;
         <RuleDialog groupId={groupId} rule={editing === 'new' ? null : editing} organizations={organizations} rads={rads}
           onClose={() => setEditing(null)} onSaved={() => { setEditing(null); list.reload(); }} />
       )}
-      <ConfirmDialog open={deleting !== null} title={t('admin.groupParts.rules.deleteTitle')} confirmLabel={t('admin.delete')} busy={busy} focus="cancel"
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => deleting && void run(() => groupPartsApi.deleteRule(groupId, deleting.id), t('admin.groupParts.rules.deleted', { name: deleting.name })).then((ok) => {
-          if (ok) { refocus.current = true; setDeleting(null); list.reload(); }
-        })}>
-        <p className="text-[13px]">{t('admin.groupParts.rules.deleteBody', { name: deleting?.name ?? '' })}</p>
-      </ConfirmDialog>
+      <DeleteConfirm rows={rows} title={t('admin.groupParts.rules.deleteTitle')} confirmLabel={t('admin.delete')}
+        body={t('admin.groupParts.rules.deleteBody', { name: rows.deleting?.name ?? '' })}
+        onConfirm={() => rows.confirmDelete((r) => groupPartsApi.deleteRule(groupId, r.id), (r) => t('admin.groupParts.rules.deleted', { name: r.name }))} />
     </Section>
   );
 }

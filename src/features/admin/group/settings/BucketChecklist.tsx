@@ -3,8 +3,9 @@ import type { GroupBucketRef, GroupOrganization } from '../../../../../contract/
 import type { RequestOptions } from '@/lib/http';
 import { useLoad } from '@/lib/useLoad';
 import { Section } from '../../ui/AdminFrame';
-import { LoadState } from '../../ui/states';
-import { CHECKBOX, ErrorNote, useSave } from './parts';
+import { LoadState } from '@/ui/LoadState';
+import { CHECKBOX, ErrorNote } from './parts';
+import { useWrite } from '../../ui/useWrite';
 
 /**
  * A plain list of the group's organisations chosen for one purpose (consultation targets, registry desks): one
@@ -24,7 +25,7 @@ export function BucketChecklist({ loadKey, title, hint, organizations, load, sav
 }) {
   const { t } = useTranslation();
   const list = useLoad(loadKey, (signal) => load({ signal }));
-  const { busy, error, run } = useSave();
+  const { busy, error, run } = useWrite({ errors: 'inline' });
   const chosen = new Set((list.data ?? []).map((b) => b.bucketId));
   const toggle = async (org: GroupOrganization, on: boolean) => {
     const next = on ? [...chosen, org.id] : [...chosen].filter((id) => id !== org.id);

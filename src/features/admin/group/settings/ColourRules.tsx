@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState, type CSSProperties, type FormEvent } from 'react';
+import { useId, useMemo, useRef, useState, type CSSProperties, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { colourRuleBoolean, isBooleanColourColumn } from '../../../../../contract/colourRules';
 import {
@@ -6,13 +6,13 @@ import {
 } from '../../../../../contract/exams';
 import { http, type RequestOptions } from '@/lib/http';
 import { useLoad } from '@/lib/useLoad';
-import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { Dialog } from '@/ui/Dialog';
 import { Section } from '../../ui/AdminFrame';
-import { LoadState } from '../../ui/states';
+import { LoadState } from '@/ui/LoadState';
+import { DeleteConfirm, RowActions, useRowActions } from '../../ui/rowActions';
 import { useWrite } from '../../ui/useWrite';
 import { parseHex, READABLE_RATIO, ruleContrast, type Rgb } from './colourContrast';
-import { CHECKBOX, ErrorNote, failedFields, HEAD_ROW, ROW, TABLE, TD, TH, useSave } from './parts';
+import { CHECKBOX, ErrorNote, failedFields, HEAD_ROW, ROW, TABLE, TD, TH } from './parts';
 
 /** Report-table colour rules (docs/api.md "Colour rules"): members read them, the group admin writes them. */
 const colourRulesApi = {
@@ -47,17 +47,9 @@ function themeColours(): { surface: Rgb; fg: Rgb } | null {
 export function ColourRules({ groupId }: { groupId: number }) {
   const { t } = useTranslation();
   const list = useLoad(`admin:group:${groupId}:colour-rules`, (signal) => colourRulesApi.list(groupId, { signal }));
-  const [editing, setEditing] = useState<ColourRule | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<ColourRule | null>(null);
-  const { busy, run } = useWrite();
   const addRef = useRef<HTMLButtonElement>(null);
-  const refocus = useRef(false);
-  useEffect(() => {
-    if (deleting === null && refocus.current) {
-      refocus.current = false;
-      addRef.current?.focus();
-    }
-  }, [deleting]);
+  const rows = useRowActions<ColourRule, ColourRule | 'new'>({ reload: list.reload, focusAfterDelete: addRef });
+  const { editing, setEditing } = rows;
   // The server answers them by priority, then the settings index, then id: the order the worklist tries them in.
   const rules = list.data ?? [];
 
@@ -88,10 +80,8 @@ export function ColourRules({ groupId }: { groupId: number }) {
                   </span>
                 </td>
                 <td className={`${TD} whitespace-nowrap text-right`}>
-                  <button type="button" className="btn btn-ghost h-6 px-2 text-xs" onClick={() => setEditing(rule)}
-                    aria-label={t('colourRules.editOf', { name: rule.name })}>{t('admin.groupParts.edit')}</button>
-                  <button type="button" className="btn btn-ghost h-6 px-2 text-xs text-danger" onClick={() => setDeleting(rule)}
-                    aria-label={t('colourRules.deleteOf', { name: rule.name })}>{t('admin.delete')}</button>
+                  <RowActions boxed={false} editLabel={t('admin.groupParts.edit')} deleteLabel={t('admin.delete')} onEdit={() => setEditing(rule)} onDelete={() => rows.setDeleting(rule)}
+                    editName={t('colourRules.editOf', { name: rule.name })} deleteName={t('colourRules.deleteOf', { name: rule.name })} />
                 </td>
               </tr>
             ))}
@@ -103,13 +93,9 @@ export function ColourRules({ groupId }: { groupId: number }) {
           nextPriority={rules.reduce((n, r) => Math.max(n, r.priority + 1), 0)}
           onClose={() => setEditing(null)} onSaved={() => { setEditing(null); list.reload(); }} />
       )}
-      <ConfirmDialog open={deleting !== null} title={t('colourRules.deleteTitle')} confirmLabel={t('admin.delete')} busy={busy} focus="cancel"
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => deleting && void run(() => colourRulesApi.remove(deleting.id), t('colourRules.deleted', { name: deleting.name })).then((ok) => {
-          if (ok) { refocus.current = true; setDeleting(null); list.reload(); }
-        })}>
-        <p className="text-[13px]">{t('colourRules.deleteBody', { name: deleting?.name ?? '' })}</p>
-      </ConfirmDialog>
+      <DeleteConfirm rows={rows} title={t('colourRules.deleteTitle')} confirmLabel={t('admin.delete')}
+        body={t('colourRules.deleteBody', { name: rows.deleting?.name ?? '' })}
+        onConfirm={() => rows.confirmDelete((r) => colourRulesApi.remove(r.id), (r) => t('colourRules.deleted', { name: r.name }))} />
     </Section>
   );
 }
@@ -188,7 +174,7 @@ function ColourRuleDialog({ groupId, rule, nextPriority, onClose, onSaved }: {
   const [backOn, setBackOn] = useState(rule ? rule.backColor !== null : true);
   const [fore, setFore] = useState(rule?.foreColor?.slice(0, 7) ?? DEFAULT_FORE);
   const [back, setBack] = useState(rule?.backColor?.slice(0, 7) ?? DEFAULT_BACK);
-  const { busy, error, run } = useSave();
+  const { busy, error, run } = useWrite({ errors: 'inline' });
   const invalid = new Set(failedFields(error));
   const labels = {
     name: t('colourRules.name'), priority: t('colourRules.priority'), column: t('colourRules.column'), value: t('colourRules.value'),

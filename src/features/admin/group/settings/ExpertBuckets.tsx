@@ -2,9 +2,10 @@ import { useTranslation } from 'react-i18next';
 import type { ExpertBucket, GroupOrganization } from '../../../../../contract/groups';
 import { useLoad } from '@/lib/useLoad';
 import { Section } from '../../ui/AdminFrame';
-import { LoadState } from '../../ui/states';
+import { LoadState } from '@/ui/LoadState';
 import { groupPartsApi } from '../groupApi';
-import { CHECKBOX, ErrorNote, HEAD_ROW, ROW, TABLE, TD, TH, useSave } from './parts';
+import { CHECKBOX, ErrorNote, HEAD_ROW, ROW, TABLE, TD, TH } from './parts';
+import { useWrite } from '../../ui/useWrite';
 
 /**
  * The organisations the group's members ask for expert (remote) reports, each with its free flag: a free expert
@@ -13,7 +14,7 @@ import { CHECKBOX, ErrorNote, HEAD_ROW, ROW, TABLE, TD, TH, useSave } from './pa
 export function ExpertBuckets({ groupId, organizations }: { groupId: number; organizations: readonly GroupOrganization[] }) {
   const { t } = useTranslation();
   const list = useLoad(`admin:group:${groupId}:experts`, (signal) => groupPartsApi.expertBuckets(groupId, { signal }));
-  const { busy, error, run } = useSave();
+  const { busy, error, run } = useWrite({ errors: 'inline' });
   const save = async (next: ExpertBucket[], message: string) => {
     let answer: ExpertBucket[] = [];
     if (await run(async () => { answer = await groupPartsApi.setExpertBuckets(groupId, next.map(({ bucketId, free }) => ({ bucketId, free }))); }, message)) {

@@ -6,9 +6,10 @@ import { useLoad } from '@/lib/useLoad';
 import { Menu } from '@/ui/Menu';
 import { organizationsApi } from '../../api';
 import { Section } from '../../ui/AdminFrame';
-import { LoadState } from '../../ui/states';
+import { LoadState } from '@/ui/LoadState';
 import { groupPartsApi, type NotificationEntry } from '../groupApi';
-import { ErrorNote, HEAD_ROW, ROW, TABLE, TD, TH, useSave } from './parts';
+import { ErrorNote, HEAD_ROW, ROW, TABLE, TD, TH } from './parts';
+import { useWrite } from '../../ui/useWrite';
 
 interface Loaded { settings: NotificationSetting[]; members: Map<number, OrganizationMember[]> }
 
@@ -27,7 +28,7 @@ export function NotificationUsers({ groupId, organizations }: { groupId: number;
     ]);
     return { settings, members: new Map(orgIds.map((id, i) => [id, members[i] ?? []])) };
   });
-  const { busy, error, run } = useSave();
+  const { busy, error, run } = useWrite({ errors: 'inline' });
   const [errorAt, setErrorAt] = useState<string | null>(null);
 
   const usersOf = (bucketId: number, type: NotificationType) =>

@@ -6,7 +6,8 @@ import { useLoad } from '@/lib/useLoad';
 import { Dialog } from '@/ui/Dialog';
 import { organizationsApi } from '../../api';
 import { groupPartsApi } from '../groupApi';
-import { CHECKBOX, ErrorNote, failedFields, useSave } from './parts';
+import { CHECKBOX, ErrorNote, failedFields } from './parts';
+import { useWrite } from '../../ui/useWrite';
 
 /**
  * Adds or changes an assign rule. The reporter and the members are the radiologists of the chosen organisation (the
@@ -28,7 +29,7 @@ export function RuleDialog({ groupId, rule, organizations, rads, onClose, onSave
   const [reporterId, setReporterId] = useState<number | null>(rule?.reporterId ?? null);
   const [memberIds, setMemberIds] = useState<number[]>(rule?.memberIds ?? []);
   const [priority, setPriority] = useState(String(rule?.priority ?? 0));
-  const { busy, error, run } = useSave();
+  const { busy, error, run } = useWrite({ errors: 'inline' });
   const members = useLoad(bucketId > 0 ? `admin:org:${bucketId}:members` : null, (signal) => organizationsApi.members(bucketId, { signal }));
   const radIds = new Set(rads.map((r) => r.id));
   const candidates = (members.data ?? []).filter((m) => radIds.has(m.accountId) || m.accountId === reporterId || memberIds.includes(m.accountId));

@@ -1,37 +1,10 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '@/lib/errorText';
 import { isHttpError, isSessionEndingError } from '@/lib/http';
-import { toasts } from '@/lib/toasts';
 import { Alert } from '@/ui/Alert';
 
 export { HEAD_ROW, ROW, TABLE, TD, TH } from '../../ui/table';
 export const CHECKBOX = 'h-4 w-4 shrink-0 accent-[var(--accent)]';
-
-/**
- * A settings write whose refusal stays on screen beside what it is about (the server's catalogue message, e.g. the
- * notification limit), not only in a passing toast. One write at a time; a success toast when given one.
- */
-export function useSave() {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const run = async (call: () => Promise<unknown>, success?: string): Promise<boolean> => {
-    if (busy) return false;
-    setBusy(true);
-    setError(null);
-    try {
-      await call();
-      if (success) toasts.show({ message: success, kind: 'success', duration: 2500 });
-      return true;
-    } catch (err) {
-      if (!isSessionEndingError(err)) setError(err);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, error, run, clear: () => setError(null) };
-}
 
 /** The fields a ParamsError names, by their first path segment ("memberIds.0" → "memberIds"). */
 export function failedFields(error: unknown): string[] {

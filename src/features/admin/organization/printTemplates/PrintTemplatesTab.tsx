@@ -13,7 +13,7 @@ import { useLoad } from '@/lib/useLoad';
 import { Alert } from '@/ui/Alert';
 import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { PrintSheet, useQrCode } from '@/features/report';
-import { LoadState } from '../../ui/states';
+import { LoadState } from '@/ui/LoadState';
 import { blurOnEscape, useWrite } from '../../ui/useWrite';
 import { printTemplatesApi } from './api';
 import { printTemplateCommands, type PrintTemplatesContext } from './commands';

@@ -2,7 +2,8 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent
 import { useTranslation } from 'react-i18next';
 import { SAMPLE_GRAPH_COLOURS, type SampleGraph, type SampleGraphPoint } from '../../../../../contract/sampleGraphs';
 import { useCommands } from '@/lib/commands';
-import { ErrorNote, failedFields, useSave } from '../../group/settings/parts';
+import { ErrorNote, failedFields } from '../../group/settings/parts';
+import { useWrite } from '../../ui/useWrite';
 import { sampleGraphsApi } from './api';
 import { sampleGraphEditorCommands } from './commands';
 import { clamp, cycled, moved, pct, pointNear, samePoints, type Cursor } from './points';
@@ -27,7 +28,7 @@ export function SampleGraphEditor({ graph, canManage, onSaved, onDirty }: {
   const [colour, setColour] = useState<string>(SAMPLE_GRAPH_COLOURS[0]);
   const [focused, setFocused] = useState(false);
   const imageRef = useRef<HTMLImageElement>(null);
-  const { busy, error, run } = useSave();
+  const { busy, error, run } = useWrite({ errors: 'inline' });
   const dirty = name.trim() !== saved.name || origin.trim() !== saved.origin || !samePoints(points, saved.points);
   useEffect(() => onDirty(dirty), [dirty, onDirty]);
   const invalid = new Set(failedFields(error));

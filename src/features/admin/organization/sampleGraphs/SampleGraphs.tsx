@@ -7,8 +7,8 @@ import { formatBytes } from '@/lib/format';
 import { useLoad } from '@/lib/useLoad';
 import { Alert } from '@/ui/Alert';
 import { ConfirmDialog } from '@/ui/ConfirmDialog';
-import { ErrorNote, useSave } from '../../group/settings/parts';
-import { LoadState } from '../../ui/states';
+import { ErrorNote } from '../../group/settings/parts';
+import { LoadState } from '@/ui/LoadState';
 import { useWrite } from '../../ui/useWrite';
 import { preIdFor, sampleGraphsApi } from './api';
 import { sampleGraphListCommands } from './commands';
@@ -106,7 +106,7 @@ function UploadForm({ bucketId, maxBytes, nameRef, onUploaded }: {
   const [origin, setOrigin] = useState('');
   const [file, setFile] = useState<File | null>(null);
   const [round, setRound] = useState(0);
-  const { busy, error, run, clear } = useSave();
+  const { busy, error, run, clear } = useWrite({ errors: 'inline' });
   const problem = !file ? null
     : !(SAMPLE_GRAPH_TYPES as readonly string[]).includes(file.type) ? t('sampleGraphs.badType')
       : maxBytes !== null && file.size > maxBytes ? t('sampleGraphs.tooLarge', { size: formatBytes(maxBytes) }) : null;

@@ -2,13 +2,12 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Department, Doctor } from '../../../../../contract/organizations';
 import { useLoad } from '@/lib/useLoad';
-import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { Dialog } from '@/ui/Dialog';
 import { Section } from '../../ui/AdminFrame';
-import { LoadState } from '../../ui/states';
-import { useWrite } from '../../ui/useWrite';
+import { LoadState } from '@/ui/LoadState';
+import { DeleteConfirm, OrgRowActions, useRowActions } from '../../ui/rowActions';
 import { organizationSettingsApi as api, type DoctorValues } from '../organizationApi';
-import { ADD_ROW, ADD_TD, DialogButtons, DialogError, Field, HEAD_ROW, INPUT, ROW, RowActions, SELECT, TABLE, TD, TH, useDialogWrite } from './parts';
+import { ADD_ROW, ADD_TD, DialogButtons, DialogError, Field, HEAD_ROW, INPUT, ROW, SELECT, TABLE, TD, TH, useDialogWrite } from './parts';
 
 /** The contract's default physician type and its range (contract/organizations.ts `doctorInput`). */
 const DEFAULT_TYPE = 1;
@@ -33,9 +32,8 @@ export function Doctors({ orgId }: { orgId: number }) {
   const list = useLoad(`admin:org:${orgId}:doctors`, (signal) => api.doctors(orgId, { signal }));
   const departments = useLoad(`admin:org:${orgId}:doctor-departments`, (signal) => api.departments(orgId, { signal }));
   const [form, setForm] = useState<Form>(EMPTY);
-  const [editing, setEditing] = useState<Doctor | null>(null);
-  const [deleting, setDeleting] = useState<Doctor | null>(null);
-  const { busy, run } = useWrite();
+  const rows = useRowActions<Doctor>({ reload: list.reload });
+  const { busy, run } = rows;
   const values = valuesOf(form);
 
   const add = async (event: FormEvent) => {
@@ -68,7 +66,7 @@ export function Doctors({ orgId }: { orgId: number }) {
                   <td className={TD}>{d.name}</td>
                   <td className={`${TD} ${d.departmentName === null ? 'text-fg-muted' : ''}`}>{d.departmentName ?? t('admin.orgParts.doctors.none')}</td>
                   <td className={`${TD} text-right tabular-nums`}>{d.physicianType}</td>
-                  <td className={`${TD} py-1`}><RowActions name={d.name} disabled={busy} onEdit={() => setEditing(d)} onDelete={() => setDeleting(d)} /></td>
+                  <td className={`${TD} py-1`}><OrgRowActions name={d.name} disabled={busy} onEdit={() => rows.setEditing(d)} onDelete={() => rows.setDeleting(d)} /></td>
                 </tr>
               ))}
             </tbody>
@@ -85,15 +83,10 @@ export function Doctors({ orgId }: { orgId: number }) {
           </table>
         </>
       )}
-      <EditDoctor orgId={orgId} doctor={editing} departments={departments.data ?? []} onDepartmentsFocus={departments.reload}
-        onClose={(saved) => { setEditing(null); if (saved) list.reload(); }} />
-      <ConfirmDialog open={deleting !== null} title={t('admin.orgParts.doctors.deleteTitle')} confirmLabel={t('admin.orgParts.delete')} busy={busy} focus="cancel"
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => deleting && void run(() => api.deleteDoctor(orgId, deleting.id), t('admin.orgParts.doctors.deleted', { name: deleting.name })).then((ok) => {
-          if (ok) { setDeleting(null); list.reload(); }
-        })}>
-        <p className="text-[13px]">{t('admin.orgParts.doctors.deleteBody', { name: deleting?.name ?? '' })}</p>
-      </ConfirmDialog>
+      <EditDoctor orgId={orgId} doctor={rows.editing} departments={departments.data ?? []} onDepartmentsFocus={departments.reload} onClose={rows.closeEdit} />
+      <DeleteConfirm rows={rows} title={t('admin.orgParts.doctors.deleteTitle')} confirmLabel={t('admin.orgParts.delete')}
+        body={t('admin.orgParts.doctors.deleteBody', { name: rows.deleting?.name ?? '' })}
+        onConfirm={() => rows.confirmDelete((d) => api.deleteDoctor(orgId, d.id), (d) => t('admin.orgParts.doctors.deleted', { name: d.name }))} />
     </Section>
   );
 }

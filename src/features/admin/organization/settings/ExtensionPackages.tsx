@@ -2,13 +2,12 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PACKAGE_TYPES, type ExtensionPackage, type PackageInput, type PackageType } from '../../../../../contract/organizations';
 import { useLoad } from '@/lib/useLoad';
-import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { Dialog } from '@/ui/Dialog';
 import { Section } from '../../ui/AdminFrame';
-import { LoadState } from '../../ui/states';
-import { useWrite } from '../../ui/useWrite';
+import { LoadState } from '@/ui/LoadState';
+import { DeleteConfirm, OrgRowActions, useRowActions } from '../../ui/rowActions';
 import { organizationSettingsApi as api } from '../organizationApi';
-import { DialogButtons, DialogError, Field, HEAD_ROW, INPUT, ROW, RowActions, SELECT, TABLE, TD, TH, useDialogWrite } from './parts';
+import { DialogButtons, DialogError, Field, HEAD_ROW, INPUT, ROW, SELECT, TABLE, TD, TH, useDialogWrite } from './parts';
 
 /** contract/organizations.ts `packageInput`: 1 to 100 fields. */
 const FIELDS_MAX = 100;
@@ -36,13 +35,8 @@ function inputOf(form: Form): PackageInput | null {
 export function ExtensionPackages({ orgId }: { orgId: number }) {
   const { t } = useTranslation();
   const list = useLoad(`admin:org:${orgId}:extension-packages`, (signal) => api.packages(orgId, { signal }));
-  const [editing, setEditing] = useState<Editing | null>(null);
-  const [deleting, setDeleting] = useState<ExtensionPackage | null>(null);
-  const { busy, run } = useWrite();
-  const close = (saved: boolean) => {
-    setEditing(null);
-    if (saved) list.reload();
-  };
+  const rows = useRowActions<ExtensionPackage, Editing>({ reload: list.reload });
+  const { editing, setEditing, busy, closeEdit: close } = rows;
 
   return (
     <Section title={t('admin.orgParts.packages.title')} hint={t('admin.orgParts.packages.hint')} testId="org-packages"
@@ -67,7 +61,7 @@ export function ExtensionPackages({ orgId }: { orgId: number }) {
                 <td className={`${TD} text-fg-muted`}>
                   {p.fields.map((f) => (f.unit ? t('admin.orgParts.packages.fieldWithUnit', { name: f.name, unit: f.unit }) : f.name)).join(t('admin.orgParts.packages.separator'))}
                 </td>
-                <td className={`${TD} py-1`}><RowActions name={p.name} disabled={busy} onEdit={() => setEditing({ kind: 'edit', pkg: p })} onDelete={() => setDeleting(p)} /></td>
+                <td className={`${TD} py-1`}><OrgRowActions name={p.name} disabled={busy} onEdit={() => setEditing({ kind: 'edit', pkg: p })} onDelete={() => rows.setDeleting(p)} /></td>
               </tr>
             ))}
           </tbody>
@@ -77,13 +71,9 @@ export function ExtensionPackages({ orgId }: { orgId: number }) {
         onCancel={() => close(false)} width={520}>
         {editing && <PackageForm key={editing.kind === 'edit' ? editing.pkg.id : 'new'} orgId={orgId} editing={editing} onClose={close} />}
       </Dialog>
-      <ConfirmDialog open={deleting !== null} title={t('admin.orgParts.packages.deleteTitle')} confirmLabel={t('admin.orgParts.delete')} busy={busy} focus="cancel"
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => deleting && void run(() => api.deletePackage(orgId, deleting.id), t('admin.orgParts.packages.deleted', { name: deleting.name })).then((ok) => {
-          if (ok) { setDeleting(null); list.reload(); }
-        })}>
-        <p className="text-[13px]">{t('admin.orgParts.packages.deleteBody', { name: deleting?.name ?? '' })}</p>
-      </ConfirmDialog>
+      <DeleteConfirm rows={rows} title={t('admin.orgParts.packages.deleteTitle')} confirmLabel={t('admin.orgParts.delete')}
+        body={t('admin.orgParts.packages.deleteBody', { name: rows.deleting?.name ?? '' })}
+        onConfirm={() => rows.confirmDelete((p) => api.deletePackage(orgId, p.id), (p) => t('admin.orgParts.packages.deleted', { name: p.name }))} />
     </Section>
   );
 }

@@ -2,13 +2,12 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BucketExtension } from '../../../../../contract/organizations';
 import { useLoad } from '@/lib/useLoad';
-import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { Dialog } from '@/ui/Dialog';
 import { Section } from '../../ui/AdminFrame';
-import { LoadState } from '../../ui/states';
-import { useWrite } from '../../ui/useWrite';
+import { LoadState } from '@/ui/LoadState';
+import { DeleteConfirm, OrgRowActions, useRowActions } from '../../ui/rowActions';
 import { organizationSettingsApi as api, type ExtensionValues } from '../organizationApi';
-import { ADD_ROW, ADD_TD, DialogButtons, DialogError, Field, HEAD_ROW, INPUT, ROW, RowActions, TABLE, TD, TH, useDialogWrite } from './parts';
+import { ADD_ROW, ADD_TD, DialogButtons, DialogError, Field, HEAD_ROW, INPUT, ROW, TABLE, TD, TH, useDialogWrite } from './parts';
 
 /** The key rule of contract/organizations.ts `extensionInput` (alpha_dash, areas §5). */
 const KEY = /^[A-Za-z0-9_-]{1,64}$/;
@@ -23,9 +22,8 @@ export function Extensions({ orgId }: { orgId: number }) {
   const formId = useId();
   const list = useLoad(`admin:org:${orgId}:extensions`, (signal) => api.extensions(orgId, { signal }));
   const [form, setForm] = useState(EMPTY);
-  const [editing, setEditing] = useState<BucketExtension | null>(null);
-  const [deleting, setDeleting] = useState<BucketExtension | null>(null);
-  const { busy, run } = useWrite();
+  const rows = useRowActions<BucketExtension>({ reload: list.reload });
+  const { busy, run } = rows;
   const values = valuesOf(form);
 
   const add = async (event: FormEvent) => {
@@ -56,7 +54,7 @@ export function Extensions({ orgId }: { orgId: number }) {
                 <tr key={x.id} className={ROW} data-extension-id={x.id}>
                   <td className={`${TD} font-mono text-xs`}>{x.key}</td>
                   <td className={TD}>{x.label}</td>
-                  <td className={`${TD} py-1`}><RowActions name={x.key} disabled={busy} onEdit={() => setEditing(x)} onDelete={() => setDeleting(x)} /></td>
+                  <td className={`${TD} py-1`}><OrgRowActions name={x.key} disabled={busy} onEdit={() => rows.setEditing(x)} onDelete={() => rows.setDeleting(x)} /></td>
                 </tr>
               ))}
             </tbody>
@@ -73,16 +71,12 @@ export function Extensions({ orgId }: { orgId: number }) {
           </table>
         </>
       )}
-      <Dialog open={editing !== null} title={t('admin.orgParts.extensions.editTitle')} onCancel={() => setEditing(null)} width={400}>
-        {editing && <EditExtension key={editing.id} orgId={orgId} extension={editing} onClose={(saved) => { setEditing(null); if (saved) list.reload(); }} />}
+      <Dialog open={rows.editing !== null} title={t('admin.orgParts.extensions.editTitle')} onCancel={() => rows.setEditing(null)} width={400}>
+        {rows.editing && <EditExtension key={rows.editing.id} orgId={orgId} extension={rows.editing} onClose={rows.closeEdit} />}
       </Dialog>
-      <ConfirmDialog open={deleting !== null} title={t('admin.orgParts.extensions.deleteTitle')} confirmLabel={t('admin.orgParts.delete')} busy={busy} focus="cancel"
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => deleting && void run(() => api.deleteExtension(orgId, deleting.id), t('admin.orgParts.extensions.deleted', { name: deleting.key })).then((ok) => {
-          if (ok) { setDeleting(null); list.reload(); }
-        })}>
-        <p className="text-[13px]">{t('admin.orgParts.extensions.deleteBody', { name: deleting?.key ?? '' })}</p>
-      </ConfirmDialog>
+      <DeleteConfirm rows={rows} title={t('admin.orgParts.extensions.deleteTitle')} confirmLabel={t('admin.orgParts.delete')}
+        body={t('admin.orgParts.extensions.deleteBody', { name: rows.deleting?.key ?? '' })}
+        onConfirm={() => rows.confirmDelete((x) => api.deleteExtension(orgId, x.id), (x) => t('admin.orgParts.extensions.deleted', { name: x.key }))} />
     </Section>
   );
 }

@@ -4,7 +4,7 @@ import { useLoad } from '@/lib/useLoad';
 import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { CopyButton } from '@/ui/CopyButton';
 import { Section } from '../../ui/AdminFrame';
-import { LoadState } from '../../ui/states';
+import { LoadState } from '@/ui/LoadState';
 import { useWrite } from '../../ui/useWrite';
 import { organizationSettingsApi as api, uploadAddress } from '../organizationApi';
 

@@ -1,9 +1,8 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '@/lib/errorText';
-import { isSessionEndingError } from '@/lib/http';
-import { toasts } from '@/lib/toasts';
 import { Alert } from '@/ui/Alert';
+import { useWrite } from '../../ui/useWrite';
 
 /** The pieces the settings tab's tables and their dialogs share: a labelled field, the table's look, a dialog's write. */
 
@@ -28,49 +27,16 @@ export const INPUT = 'input h-7 px-2 text-[13px]';
 /** `.input` draws a select as read-only (sunken, muted): a menu one can change keeps the field's own colours. */
 export const SELECT = 'input h-7 bg-surface py-0 pl-2 pr-6 text-[13px] text-fg';
 
-/** A table's row buttons: Edit, then Delete in the danger colour. */
-export function RowActions({ name, onEdit, onDelete, disabled }: { name: string; onEdit: () => void; onDelete: () => void; disabled: boolean }) {
-  const { t } = useTranslation();
-  return (
-    <div className="flex justify-end gap-1">
-      <button type="button" className="btn btn-ghost h-6 px-2 text-xs" aria-label={t('admin.orgParts.editOf', { name })} disabled={disabled} onClick={onEdit}>
-        {t('admin.orgParts.edit')}
-      </button>
-      <button type="button" className="btn btn-ghost h-6 px-2 text-xs text-danger" aria-label={t('admin.orgParts.deleteOf', { name })} disabled={disabled} onClick={onDelete}>
-        {t('admin.orgParts.delete')}
-      </button>
-    </div>
-  );
-}
-
 /**
- * A write from inside a dialog: a toast would sit under the modal, so a refusal (the catalogue's text) is shown in the
- * dialog itself (`DialogError`); success closes it and says so in a toast. Resolves true when it succeeded.
+ * A write from inside a dialog keeps its refusal in the dialog (`DialogError`): a toast would sit under the modal.
+ * Success closes it and says so in a toast.
  */
-export function useDialogWrite() {
-  const { t } = useTranslation();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const run = async (call: () => Promise<unknown>, success: string): Promise<boolean> => {
-    if (busy) return false;
-    setBusy(true);
-    setError(null);
-    try {
-      await call();
-      toasts.show({ message: success, kind: 'success', duration: 2500 });
-      return true;
-    } catch (err) {
-      if (!isSessionEndingError(err)) setError(errorText(t, err));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, error, run };
-}
+export const useDialogWrite = () => useWrite({ errors: 'inline' });
 
-export function DialogError({ error }: { error: string | null }) {
-  return error ? <div className="mt-3"><Alert>{error}</Alert></div> : null;
+/** A refused dialog write: the catalogue's text. */
+export function DialogError({ error }: { error: unknown }) {
+  const { t } = useTranslation();
+  return error !== null && error !== undefined ? <div className="mt-3"><Alert>{errorText(t, error)}</Alert></div> : null;
 }
 
 /** The dialog's closing row: Cancel, then the submit button. */

@@ -25,9 +25,9 @@ export function wordTable<K extends string | number>(table: Record<K, Words>): R
 export const wordList = (lines: readonly Words[]): Labels[] => lines.map(words);
 
 /** A code's word in `lang`; a code the table lacks as itself (as text); no code, no cell. */
-export function wordOf(table: Partial<Record<string | number, Labels>>, code: string | number | null | undefined, lang: Language): string | null {
+export function wordOf(table: Partial<Record<string, Labels>> | readonly Labels[], code: string | number | null | undefined, lang: Language): string | null {
   if (code === null || code === undefined) return null;
-  return table[code]?.[lang] ?? String(code);
+  return (table as Partial<Record<string | number, Labels>>)[code]?.[lang] ?? String(code);
 }
 
 /** An ISO time as a date cell (writeWorkbook puts it in the reader's zone); none, an empty cell. */

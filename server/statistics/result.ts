@@ -62,8 +62,11 @@ export function statColumns(spec: Record<string, StatColumnKind>): StatColumn[] 
 }
 
 /** The figures `keys` of `items` added up, key by key, in the items' order (a statistic's totals). */
-export function addUp<K extends string>(items: readonly Record<K, number>[], keys: readonly K[]): Record<K, number> {
+export function addUp<T extends object, const K extends NumberKeys<T>>(items: readonly T[], keys: readonly K[]): Record<K, number> {
   const sums = Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
-  for (const item of items) for (const k of keys) sums[k] += item[k];
+  for (const item of items) for (const k of keys) sums[k] += item[k] as number;
   return sums;
 }
+
+/** The keys of T whose values are numbers. */
+type NumberKeys<T> = { [P in keyof T]: T[P] extends number ? P : never }[keyof T] & string;

@@ -11,6 +11,6 @@ describe('statistics: the one builder of columns and totals', () => {
   it('adds up only the figures named, zero over no rows', () => {
     const rows = [{ name: 'a', paid: 2, refunds: 1 }, { name: 'b', paid: 3, refunds: 0 }];
     expect(addUp(rows, ['paid', 'refunds'])).toEqual({ paid: 5, refunds: 1 });
-    expect(addUp([], ['paid'])).toEqual({ paid: 0 });
+    expect(addUp([] as { paid: number }[], ['paid'])).toEqual({ paid: 0 });
   });
 });

@@ -1,6 +1,6 @@
 import net, { type Socket } from 'node:net';
 import tls from 'node:tls';
-import { Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import type { Deps } from '../deps';
 import { AssociationRecord, callerOf } from './association';
 import { dimse } from './dimse';
@@ -8,7 +8,9 @@ import { guardPdus } from './guard';
 import { IMPLEMENTATION_CLASS_UID, IMPLEMENTATION_VERSION, part10 } from './part10';
 import { receiveInstance } from './receive';
 import { dataSetOf, destinationOf, filesOf, findStudyRoot, identifierOf, isParamsError } from './retrieve';
+import { retrieveAnswer, retrieveStatus, sendTo, StoredDataset, type RetrieveCounts } from './retrieveSend';
 import { encoded, services, type Services } from './services';
+import { Collector, isStorableSyntax, isStorage, NATIVE, NON_STORAGE, UNCOMPRESSED } from './storeRules';
 
 type Association = InstanceType<typeof dimse.association.Association>;
 type PresentationContext = InstanceType<typeof dimse.association.PresentationContext>;
@@ -46,33 +48,6 @@ export interface DicomListener {
   port: number;
   aeTitle: string;
   close(): Promise<void>;
-}
-
-/** Storage SOP classes (PS3.4 B.5): every one the upload takes, i.e. any, under the storage arc. */
-const isStorage = (uid: string) => uid.startsWith('1.2.840.10008.5.1.4.1.1.');
-const NATIVE = ['1.2.840.10008.1.2.1', '1.2.840.10008.1.2'];
-const UNCOMPRESSED = [...NATIVE, '1.2.840.10008.1.2.2'];
-/** What a data set may come in to be stored as it came: native, big endian, deflated, and every encapsulated syntax. */
-const isStorableSyntax = (ts: string) =>
-  ts === '1.2.840.10008.1.2' || ts === '1.2.840.10008.1.2.1' || ts === '1.2.840.10008.1.2.2' || ts === '1.2.840.10008.1.2.1.99'
-  || ts === '1.2.840.10008.1.2.5' || ts.startsWith('1.2.840.10008.1.2.4.');
-const NON_STORAGE = new Set<string>([
-  SopClass.Verification, SopClass.ModalityWorklistInformationModelFind, SopClass.ModalityPerformedProcedureStep,
-  SopClass.StudyRootQueryRetrieveInformationModelFind, SopClass.StudyRootQueryRetrieveInformationModelMove, SopClass.StudyRootQueryRetrieveInformationModelGet,
-]);
-
-/** Bytes of one C-STORE's data set as they arrive; over the limit they are dropped and the file is refused. */
-class Collector extends Writable {
-  chunks: Buffer[] = [];
-  size = 0;
-  overflow = false;
-  /** The transfer syntax of the presentation context the data set came on (a peer may propose several per SOP class). */
-  constructor(private readonly max: number, readonly transferSyntaxUid: string) { super({ highWaterMark: 64 * 1024 * 1024 }); }
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void) {
-    this.size += chunk.length;
-    if (this.size > this.max) { this.overflow = true; this.chunks = []; } else this.chunks.push(chunk);
-    done();
-  }
 }
 
 export async function startDicomListener(deps: Deps, opts: DicomListenerOptions): Promise<DicomListener> {
@@ -451,67 +426,4 @@ class RadScp extends Scp {
         answer(Status.ProcessingFailure);
       });
   }
-}
-
-/**
- * A stored file's data set for a C-STORE sub-operation: parsed (the library reads its SOP class and instance, and
- * transcodes it when the peer accepted another syntax), but sent as the bytes that were received when the syntax is the same.
- */
-class StoredDataset extends Dataset {
-  constructor(private readonly raw: Buffer, private readonly syntax: string) { super(raw, syntax); }
-  override getDenaturalizedDataset(): Buffer { return this.raw; }
-  override getTransferSyntaxUid(): string { return this.syntax; }
-}
-
-const NATIVE_SYNTAXES = ['1.2.840.10008.1.2.1', '1.2.840.10008.1.2'];
-
-/** C-MOVE's sub-operations: one association from us (our AE title) to the destination, a C-STORE per data set. */
-function sendTo(destination: { aeTitle: string; host: string; port: number }, aeTitle: string, datasets: Dataset[], originator: string):
-  Promise<{ completed: number; failed: number; error: string | null }> {
-  if (datasets.length === 0) return Promise.resolve({ completed: 0, failed: 0, error: null });
-  return new Promise((resolve) => {
-    const client = new dimse.Client();
-    let completed = 0;
-    let error: string | null = null;
-    for (const dataset of datasets) {
-      const request = new dimse.requests.CStoreRequest(dataset);
-      // A native file may go in the other native syntax if the destination takes only that one.
-      if (NATIVE_SYNTAXES.includes(dataset.getTransferSyntaxUid())) request.setAdditionalTransferSyntaxes(NATIVE_SYNTAXES.filter((t) => t !== dataset.getTransferSyntaxUid()));
-      const command = request.getCommandDataset() as unknown as { setElement(k: string, v: unknown): void };
-      command.setElement('MoveOriginatorApplicationEntityTitle', originator);
-      request.on('response', (r: { getStatus(): number }) => {
-        const status = r.getStatus();
-        if (status === 0 || (status & 0xf000) === 0xb000) completed++;
-      });
-      client.addRequest(request);
-    }
-    let settled = false;
-    const finish = () => { if (!settled) { settled = true; resolve({ completed, failed: datasets.length - completed, error }); } };
-    client.on('associationRejected', (r: { reason: number }) => { error = `association rejected (${r.reason})`; finish(); });
-    client.on('networkError', (err: Error) => { error = err.message; finish(); });
-    client.on('closed', finish);
-    client.send(destination.host, destination.port, aeTitle, destination.aeTitle, { connectTimeout: 10_000, associationTimeout: 30_000, pduTimeout: 60_000 });
-  });
-}
-
-/** A retrieve's sub-operations as its final response counts them. */
-interface RetrieveCounts { completed: number; failed: number }
-
-/** The final status of a C-MOVE or C-GET (PS3.4 C.4.2.1.5): all sent 0000; some failed B000; none sent (and some asked) A702. */
-function retrieveStatus(counts: RetrieveCounts): number {
-  return counts.failed === 0 ? Status.Success : counts.completed > 0 ? 0xb000 : 0xa702;
-}
-
-/** The final response of a C-MOVE or C-GET: its status, the counts, nothing pending, and a comment cut to the VR's 64. */
-function retrieveAnswer<R extends {
-  setStatus(s: number): void; setCompleted(n: number): void; setFailures(n: number): void; setWarnings(n: number): void;
-  setRemaining(n: number): void; setErrorComment(c: string): void;
-}>(response: R, status: number, counts: RetrieveCounts, comment?: string): R {
-  response.setStatus(status);
-  response.setCompleted(counts.completed);
-  response.setFailures(counts.failed);
-  response.setWarnings(0);
-  response.setRemaining(0);
-  if (comment) response.setErrorComment(comment.slice(0, 64));
-  return response;
 }

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { isoDateTime, isoDay, pageQuerySchema, type Operator } from './common';
-import { AGE_UNITS, PATIENT_SOURCES } from './constants';
-import { EXAM_GENDERS } from './exams';
+import { AGE_UNITS, EXAM_GENDERS, PATIENT_SOURCES } from './constants';
 
 /**
  * Registry and scheduling (areas §2 /registry, §3 "Scheduled exam / registry entry", §4 "Exam registration

@@ -65,6 +65,16 @@ const ASSIGNING = {
   'assign-remove': { guard: 'canUnassign', actions: 'clearAssignee' },
 } as const;
 
+/** A rejected or recalled report written again: saved as a draft, or submitted (approved at once when the rules allow). */
+const REWRITING = {
+  save: { guard: 'canEditDraft', target: 'partial', actions: 'rememberAdvisorOption' },
+  submit: [
+    { guard: 'canResubmitFinal', target: 'corrected', actions: ['rememberAdvisorOption', 'releaseLock'] },
+    { guard: 'canEditDraft', target: 'final', actions: ['rememberAdvisorOption', 'releaseLock'] },
+  ],
+  lock: { guard: 'canLockDraft', actions: 'takeLock' },
+} as const;
+
 /** A written draft (saved or rejected) thrown away: back to none, or deleted remembering where it was. */
 const discarding = (status: 'partial' | 'hold') => ({
   reset: { guard: 'canDiscard', target: 'none', actions: ['forgetAuthorship', 'releaseLock'] },
@@ -250,12 +260,7 @@ export const reportMachine = setup({
             /** Rejected: back to the creator with the reason. */
             hold: {
               on: {
-                save: { guard: 'canEditDraft', target: 'partial', actions: 'rememberAdvisorOption' },
-                submit: [
-                  { guard: 'canResubmitFinal', target: 'corrected', actions: ['rememberAdvisorOption', 'releaseLock'] },
-                  { guard: 'canEditDraft', target: 'final', actions: ['rememberAdvisorOption', 'releaseLock'] },
-                ],
-                lock: { guard: 'canLockDraft', actions: 'takeLock' },
+                ...REWRITING,
                 ...discarding('hold'),
                 ...ASSIGNING,
               },
@@ -263,12 +268,7 @@ export const reportMachine = setup({
             /** Recalled after issue: corrected and issued again, never discarded (reset and delete are not offered). */
             cancelled: {
               on: {
-                save: { guard: 'canEditDraft', target: 'partial', actions: 'rememberAdvisorOption' },
-                submit: [
-                  { guard: 'canResubmitFinal', target: 'corrected', actions: ['rememberAdvisorOption', 'releaseLock'] },
-                  { guard: 'canEditDraft', target: 'final', actions: ['rememberAdvisorOption', 'releaseLock'] },
-                ],
-                lock: { guard: 'canLockDraft', actions: 'takeLock' },
+                ...REWRITING,
                 ...ASSIGNING,
               },
             },

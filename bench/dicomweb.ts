@@ -9,35 +9,18 @@
  * Database: PostgreSQL `bench_dicomweb` on the server of DATABASE_URL (or BENCH_DATABASE_URL as is), filled once by
  * the same generator as `npm run seed:bench` (bench/exams.ts's) and reused. Prints numbers; never fails on a time.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../server/app';
-import { createTokens } from '../server/auth/tokens';
-import { systemClock } from '../server/deps';
-import { examCount, seedBench } from '../server/seed/benchSeed';
-import { DEMO_PASSWORD } from '../server/seed/demo';
 import { tuneHeap } from '../server/heap';
-import { createLocalStorage } from '../server/storage/local';
-import { createSigner } from '../server/storage/signer';
-import { benchDatabase } from './support/database';
+import { examsBenchDatabase } from './support/database';
+import { benchStorage, startBenchApp } from './support/server';
 import { percentile as pct } from './support/stats';
 import { arg } from './support/args';
 
 const EXAMS = Number(arg('exams') ?? 1_000_000);
 const RUNS = Number(arg('runs') ?? 100);
-const SCRYPT_COST = 1024;
 if (process.env.BENCH_HEAP !== 'default') tuneHeap();
 
-const database = await benchDatabase('dicomweb', 'postgres');
-const have = await examCount(database.db);
-if (have < EXAMS) {
-  console.log(`postgres: ${have.toLocaleString('en')} exams, seeding ${(EXAMS - have).toLocaleString('en')} more…`);
-  await seedBench(database.db, { add: EXAMS - have, days: 1095, scryptCost: SCRYPT_COST, log: (l) => console.log(`  ${l}`) });
-}
-const count = await examCount(database.db);
+const { database, count } = await examsBenchDatabase('dicomweb', 'postgres', EXAMS);
 
 // Values that exist, read from the database (an exam of rad1's hospital some months back, so the exact matches find it).
 type Pick = { patient_name: string; patient_id: string; accession_number: string; store_uid: string; day: string };
@@ -49,21 +32,10 @@ const picked = await database.db.execute(sql`
 const row = (picked as unknown as { rows: Pick[] }).rows[0]!;
 const month = `${row.day.slice(0, 6)}01-${row.day.slice(0, 6)}28`;
 
-const files = mkdtempSync(path.join(tmpdir(), 'bench-dicomweb-'));
-const app = await buildApp({
-  db: database.db, dbKind: database.kind, clock: systemClock,
-  storage: createLocalStorage({ root: files, signer: createSigner(randomBytes(16).toString('hex')), clock: systemClock }),
-  tokens: createTokens(randomBytes(16).toString('hex'), 3600),
-  config: { tokenTtlSeconds: 3600, scryptCost: SCRYPT_COST, dataDir: files, clientDir: '/nonexistent' },
-});
-await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/v1/dicomweb/`;
+const bench = await startBenchApp(database, async () => undefined, benchStorage('dicomweb'));
+const base = `${bench.base}/dicomweb/`;
 const tokens: Record<string, string> = {};
-for (const user of ['rad1', 'admin']) {
-  const res = await fetch(`${base.replace('dicomweb/', '')}accounts/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: user, password: DEMO_PASSWORD }) });
-  tokens[user] = ((await res.json()) as { accessToken: string }).accessToken;
-}
+for (const user of ['rad1', 'admin']) tokens[user] = await bench.login(user);
 
 const enc = encodeURIComponent;
 const SCENARIOS: { name: string; user: 'rad1' | 'admin'; query: string }[] = [
@@ -132,6 +104,4 @@ for (const s of SCENARIOS.filter((x) => !ONLY || x.name.includes(ONLY))) {
 const worst = rows.reduce((a, b) => (b.p95 > a.p95 ? b : a));
 console.log(`\n  worst p95: ${worst.p95.toFixed(1)} ms (${worst.name}); target p95 ≤ 30 ms: ${worst.p95 <= 30 ? 'met' : 'not met'}`);
 
-await app.close();
-await database.close();
-rmSync(files, { recursive: true, force: true });
+await bench.close();

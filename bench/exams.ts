@@ -14,27 +14,18 @@
  */
 import type autocannon from 'autocannon';
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { Filter } from '../contract/common';
 import { QUICK_FILTER_MODALITIES } from '../contract/exams';
 import { loadAccess } from '../server/access/access';
-import { buildApp } from '../server/app';
-import { createTokens } from '../server/auth/tokens';
 import type { Database } from '../server/db/client';
-import { benchDatabase } from './support/database';
+import { examsBenchDatabase } from './support/database';
+import { benchStorage, startBenchApp } from './support/server';
 import { accounts, exams } from '../server/db/schema';
-import { systemClock } from '../server/deps';
 import { buildQuery } from '../server/exams/query';
 import { readableBuckets } from '../server/exams/scope';
-import { examCount, seedBench } from '../server/seed/benchSeed';
-import { DEMO_PASSWORD } from '../server/seed/demo';
 import { tuneHeap } from '../server/heap';
-import { createLocalStorage } from '../server/storage/local';
-import { createSigner } from '../server/storage/signer';
 import { percentile as pct } from './support/stats';
 import { arg } from './support/args';
 
@@ -46,7 +37,6 @@ const EXPLAIN = process.argv.includes('--explain');
 const LOAD_ONLY = process.argv.includes('--load-only');
 /** Only the scenarios whose name contains this text (and no load part). */
 const SCENARIO = arg('scenario');
-const SCRYPT_COST = 1024;
 // The server's heap policy, as server/main.ts sets it (the server runs in this process); BENCH_HEAP=default leaves V8's own.
 if (process.env.BENCH_HEAP !== 'default') tuneHeap();
 
@@ -115,28 +105,11 @@ async function explain(database: Database, scenario: Scenario, accountId: number
 }
 
 async function runTarget(target: 'postgres' | 'pglite', wanted: number, rows: Row[]): Promise<void> {
-  const database = await benchDatabase('exams', target);
-  const have = await examCount(database.db);
-  if (have < wanted) {
-    console.log(`${target}: ${have.toLocaleString('en')} exams, seeding ${(wanted - have).toLocaleString('en')} more…`);
-    await seedBench(database.db, { add: wanted - have, days: 1095, scryptCost: SCRYPT_COST, log: (l) => console.log(`  ${l}`) });
-  }
-  const count = await examCount(database.db);
-  const files = mkdtempSync(path.join(tmpdir(), 'bench-exams-'));
-  const app = await buildApp({
-    db: database.db, dbKind: database.kind, clock: systemClock,
-    storage: createLocalStorage({ root: files, signer: createSigner(randomBytes(16).toString('hex')), clock: systemClock }),
-    tokens: createTokens(randomBytes(16).toString('hex'), 3600),
-    config: { tokenTtlSeconds: 3600, scryptCost: SCRYPT_COST, dataDir: files, clientDir: '/nonexistent' },
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/v1/`;
+  const { database, count } = await examsBenchDatabase('exams', target, wanted);
+  const bench = await startBenchApp(database, async () => undefined, benchStorage('exams'));
+  const base = `${bench.base}/`;
   const tokens: Record<string, string> = {};
-  for (const user of ['rad1', 'admin']) {
-    const res = await fetch(`${base}accounts/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: user, password: DEMO_PASSWORD }) });
-    tokens[user] = ((await res.json()) as { accessToken: string }).accessToken;
-  }
+  for (const user of ['rad1', 'admin']) tokens[user] = await bench.login(user);
   const label = `${target} (${count.toLocaleString('en')} exams)`;
   console.log(`\n${label}`);
   const post = async (user: string, body: unknown) => {
@@ -184,9 +157,7 @@ async function runTarget(target: 'postgres' | 'pglite', wanted: number, rows: Ro
     console.log(`  ${Math.round(result.requests.average)} requests/s, latency p50 ${result.latency.p50} ms, p97.5 ${result.latency.p97_5} ms, p99 ${result.latency.p99} ms; ` +
       `${result.requests.total} requests, ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`);
   }
-  await app.close();
-  await database.close();
-  rmSync(files, { recursive: true, force: true });
+  await bench.close();
 }
 
 /** Runs the autocannon command (installed with the project) and reads its JSON result. */

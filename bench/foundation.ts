@@ -14,6 +14,7 @@ import { gzipSync } from 'node:zlib';
 import { hashPassword, verifyPassword } from '../server/auth/password';
 import { DEMO_PASSWORD } from '../server/seed/demo';
 import { freePort, percentile } from './support/stats';
+import { printTable as table } from './support/table';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SCRYPT_COST = Number(process.env.SCRYPT_COST ?? 16384);
@@ -26,18 +27,6 @@ const children = new Set<ChildProcess>();
 process.on('exit', () => { for (const c of children) killGroup(c, 'SIGKILL'); });
 
 // ── helpers ─────────────────────────────────────────────────────────────────
-function table(title: string, head: string[], rows: (string | number)[][]): void {
-  const cells = [head, ...rows.map((r) => r.map(String))];
-  const widths = head.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
-  // Numbers right-aligned, words left-aligned.
-  const numeric = head.map((_, i) => rows.every((r) => /^([\d.]*|-)$/.test(String(r[i]))));
-  const line = (r: string[]) => r.map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
-  console.log(`\n${title}`);
-  console.log(line(head));
-  console.log(widths.map((w) => '─'.repeat(w)).join('  '));
-  for (const r of cells.slice(1)) console.log(line(r));
-}
-
 const ms = (v: number) => v.toFixed(v < 10 ? 1 : 0);
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 

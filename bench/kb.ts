@@ -10,9 +10,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../server/db/client';
 import * as t from '../server/db/schema';
-import { systemClock } from '../server/deps';
-import { seedDemo } from '../server/seed/demo';
-import { benchKinds, benchStorage, BENCH_SCRYPT_COST, openBenchDatabase, startBenchApp, timeScenarios } from './support/server';
+import { benchKinds, startDemoBench, timeScenarios } from './support/server';
 
 const FOLDERS = Number(process.env.BENCH_KB_FOLDERS ?? 40);
 const TEXTS = Number(process.env.BENCH_KB_TEXTS ?? 25);
@@ -36,10 +34,7 @@ async function grow(database: Database, bucketId: number): Promise<{ folderIds: 
 }
 
 async function runOn(kind: 'pglite' | 'postgres') {
-  const { database, drop } = await openBenchDatabase(kind, 'kb');
-  const ids = await seedDemo(database.db, { scryptCost: BENCH_SCRYPT_COST, clock: systemClock, exams: 200 });
-  const { folderIds } = await grow(database, ids.hospitalId);
-  const bench = await startBenchApp(database, drop, benchStorage('kb'));
+  const { ids, grown: { folderIds }, bench } = await startDemoBench(kind, 'kb', 200, (database, ids) => grow(database, ids.hospitalId));
   const orgadmin = await bench.login('orgadmin');
   const rad1 = await bench.login('rad1');
   const call = (token: string, method: string, route: string, body?: unknown) => bench.call(token, method, route, body);

@@ -9,9 +9,8 @@
 import { hashPassword } from '../server/auth/password';
 import type { Database } from '../server/db/client';
 import * as t from '../server/db/schema';
-import { systemClock } from '../server/deps';
-import { DEMO_PASSWORD, seedDemo } from '../server/seed/demo';
-import { benchKinds, benchStorage, BENCH_SCRYPT_COST, openBenchDatabase, startBenchApp, timeScenarios } from './support/server';
+import { DEMO_PASSWORD } from '../server/seed/demo';
+import { benchKinds, BENCH_SCRYPT_COST, startDemoBench, timeScenarios } from './support/server';
 
 const PREFIX = 'learning';
 
@@ -47,11 +46,7 @@ async function grow(database: Database, rad2: number) {
 }
 
 async function runOn(kind: 'pglite' | 'postgres') {
-  const { database, drop } = await openBenchDatabase(kind, PREFIX);
-  const clock = systemClock;
-  const ids = await seedDemo(database.db, { scryptCost: BENCH_SCRYPT_COST, clock, exams: 50 });
-  await grow(database, ids.accounts.rad2);
-  const bench = await startBenchApp(database, drop, benchStorage(PREFIX));
+  const { bench } = await startDemoBench(kind, PREFIX, 50, (database, ids) => grow(database, ids.accounts.rad2));
   const rad2 = await bench.login('rad2');
   const call = bench.call;
   const first = ((await call(null, 'GET', 'learnings?limit=1')) as { items: { id: number }[] }).items[0]!.id;

@@ -9,9 +9,7 @@
  */
 import type { Database } from '../server/db/client';
 import * as t from '../server/db/schema';
-import { systemClock } from '../server/deps';
-import { seedDemo } from '../server/seed/demo';
-import { benchKinds, benchStorage, BENCH_SCRYPT_COST, openBenchDatabase, startBenchApp, timeScenarios } from './support/server';
+import { benchKinds, startDemoBench, timeScenarios } from './support/server';
 
 const PREFIX = 'templates';
 
@@ -36,11 +34,7 @@ async function grow(database: Database, ids: { groupId: number; hospitalId: numb
 }
 
 async function runOn(kind: 'pglite' | 'postgres') {
-  const { database, drop } = await openBenchDatabase(kind, PREFIX);
-  const clock = systemClock;
-  const ids = await seedDemo(database.db, { scryptCost: BENCH_SCRYPT_COST, clock, exams: 200 });
-  await grow(database, ids);
-  const bench = await startBenchApp(database, drop, benchStorage(PREFIX));
+  const { database, ids, bench } = await startDemoBench(kind, PREFIX, 200, grow);
   const admin = await bench.login('admin');
   const rad2 = await bench.login('rad2');
   const call = (token: string, method: string, route: string, body?: unknown) => bench.call(token, method, route, body);

@@ -10,20 +10,10 @@
 import { startServer } from '../tests/support/server';
 import { CT_SERIES, asNewInstance, sample, writeDicom } from '../tests/support/dicom';
 import { CT_SERIES_STUDY, initUpload, putFile } from '../tests/support/uploads';
+import { printTable as table } from './support/table';
 
 const FILES = Number(process.env.BENCH_FILES ?? 200);
 const CONCURRENCY = [1, 4, 8];
-
-function table(title: string, head: string[], rows: (string | number)[][]): void {
-  const cells = [head, ...rows.map((r) => r.map(String))];
-  const widths = head.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
-  const numeric = head.map((_, i) => rows.every((r) => /^([\d.]*|-)$/.test(String(r[i]))));
-  const line = (r: string[]) => r.map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
-  console.log(`\n${title}`);
-  console.log(line(head));
-  console.log(widths.map((w) => '─'.repeat(w)).join('  '));
-  for (const r of cells.slice(1)) console.log(line(r));
-}
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 

@@ -14,24 +14,12 @@ import { fileURLToPath } from 'node:url';
 import { apiToken, uploadStudy } from '../tests/e2e/support/images';
 import type { FixtureEntry } from '../tests/fixtures/dicom/generate';
 import { freePort, percentile } from './support/stats';
+import { untilAnswering } from './support/answering';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURES = path.join(ROOT, 'tests/fixtures/dicom');
 const RUNS = Number(process.env.RUNS ?? 10);
 const manifest = JSON.parse(readFileSync(path.join(FIXTURES, 'manifest.json'), 'utf8')) as { files: FixtureEntry[] };
-
-async function waitFor(url: string, ms: number) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`server did not start: ${url}`);
-}
 
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
@@ -43,7 +31,7 @@ const server = spawn('npx', ['tsx', 'server/main.ts'], {
   detached: true,
 });
 try {
-  await waitFor(`${base}/api/v1/domain`, 120_000);
+  await untilAnswering(`${base}/api/v1/domain`, 120_000);
   const tech = await apiToken(base, 'tech');
   const { examId } = await uploadStudy(base, tech, manifest.files.map((f) => path.join(FIXTURES, f.file)));
   const token = await apiToken(base, 'rad1');

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { CT_SERIES_FILES, SAMPLES, apiToken, uploadStudy } from '../tests/e2e/support/images';
+import { untilAnswering } from './support/answering';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PORT = Number(process.env.BENCH_PORT ?? 8391);
@@ -72,19 +73,6 @@ function bundle(dir: string) {
   }
 }
 
-async function waitFor(url: string, ms: number) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`server did not start: ${url}`);
-}
-
 async function firstImage(dir: string) {
   const data = mkdtempSync(path.join(tmpdir(), 'bench-viewer-data-'));
   const server = spawn('npx', ['tsx', 'server/main.ts'], {
@@ -94,7 +82,7 @@ async function firstImage(dir: string) {
     detached: true,
   });
   try {
-    await waitFor(`${BASE}/api/v1/domain`, 120_000);
+    await untilAnswering(`${BASE}/api/v1/domain`, 120_000);
     const tech = await apiToken(BASE, 'tech');
     const exams: [string, number][] = [
       ['CT series (4 × 16×16, explicit VR LE)', (await uploadStudy(BASE, tech, CT_SERIES_FILES)).examId],

@@ -4,8 +4,6 @@
  * contract/exams.ts), and the worklist paints a row with the same matcher (`colourRuleMatches`, read by
  * src/features/worklist/colourRules.ts). No zod here: the worklist's chunk imports this file.
  */
-import type { ExamListItem } from './exams';
-
 /** The rule's condition: a column of the worklist row, and a value (equality) or inclusive bounds. */
 export interface ColourRuleCondition {
   column: string;
@@ -17,7 +15,7 @@ export interface ColourRuleCondition {
 /** The yes/no columns a rule may read (`ExamListItem` booleans; reportPositive is null while there is no report). */
 export const COLOUR_RULE_BOOLEAN_COLUMNS = [
   'urgentFlag', 'reportPositive', 'teleMedFlag', 'isRemoteReportRequested', 'hasImage',
-] as const satisfies readonly (keyof ExamListItem)[];
+] as const; // contract/exams.ts checks that each is an ExamListItem column
 
 export function isBooleanColourColumn(column: string): boolean {
   return (COLOUR_RULE_BOOLEAN_COLUMNS as readonly string[]).includes(column);

@@ -54,6 +54,8 @@ export const FILE_SIZE_UNITS = ['B', 'kB', 'MB', 'GB', 'TB'] as const;
 export const MODALITIES = ['CR', 'DX', 'CT', 'MR', 'US', 'MG'] as const;
 export const PATIENT_SOURCES = ['I', 'O', 'E', 'P', 'NO'] as const;
 export const GENDERS = ['M', 'F', 'O', 'U'] as const;
+/** Core §3 genders of people and of pets (a pet domain adds MS and FS). */
+export const EXAM_GENDERS = ['M', 'F', 'O', 'U', 'MS', 'FS'] as const;
 export const AGE_UNITS = ['Y', 'M', 'W', 'D'] as const;
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { colourRuleProblems } from './colourRules';
+import { COLOUR_RULE_BOOLEAN_COLUMNS, colourRuleProblems } from './colourRules';
 import { idValue, isoDateTime, isoDay, pageQuerySchema, type Filter, type Operator } from './common';
-import { LANGUAGES, PAST_EXAMS_MAX, PATIENT_SOURCES, POLL_PAGE_SIZE } from './constants';
+import { EXAM_GENDERS, LANGUAGES, PAST_EXAMS_MAX, PATIENT_SOURCES, POLL_PAGE_SIZE } from './constants';
 import type { RegistrationStatus } from './registry';
 import type { ReportStatus } from './reports';
 
@@ -15,8 +15,7 @@ import type { ReportStatus } from './reports';
 export const REPORT_SOURCES = ['expert', 'remote', 'inhouse'] as const;
 export type ReportSource = (typeof REPORT_SOURCES)[number];
 
-/** Core §3 genders of people and of pets (a pet domain adds MS and FS). */
-export const EXAM_GENDERS = ['M', 'F', 'O', 'U', 'MS', 'FS'] as const;
+export { EXAM_GENDERS } from './constants';
 
 /** The value a filter compares with; the server checks each against the field's kind. */
 export type FilterKind = 'text' | 'code' | 'int' | 'time' | 'bool' | 'status' | 'source' | 'gender' | 'reportSource' | 'searchText';
@@ -159,6 +158,9 @@ export interface ExamListItem {
   created: string;
   deletedTime: string | null;
 }
+
+// The colour rules' yes/no columns are columns of this row; checked here, so that colourRules.ts needs nothing from this file.
+void (COLOUR_RULE_BOOLEAN_COLUMNS satisfies readonly (keyof ExamListItem)[]);
 
 export interface ExamPage {
   items: ExamListItem[];

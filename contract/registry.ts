@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { isoDateTime, isoDay, pageQuerySchema, type Operator } from './common';
-import { AGE_UNITS, PATIENT_SOURCES } from './constants';
-import { EXAM_GENDERS } from './exams';
+import { AGE_UNITS, EXAM_GENDERS, PATIENT_SOURCES } from './constants';
 import type { MppsProgress } from './mpps';
 
 /**
@@ -217,17 +216,9 @@ export interface Registration {
 }
 
 /** An earlier record of a person the look-up offers to fill the form from. */
-export interface PatientRecord {
-  patientName: string;
-  patientId: string;
-  patientGender: string;
-  patientDob: string | null;
-  phone: string | null;
-  patientSource: string | null;
-  inpatientId: string | null;
-  bedNum: string | null;
-  outpatientId: string | null;
-  physicalExamId: string | null;
+export interface PatientRecord extends Pick<RegistryRow,
+  'patientName' | 'patientId' | 'patientGender' | 'patientDob' | 'phone' | 'patientSource' | 'inpatientId' | 'bedNum'
+  | 'outpatientId' | 'physicalExamId'> {
   lastExamTime: string;
   exams: number;
 }

@@ -88,8 +88,22 @@ export interface Person {
   name: string;
 }
 
+/**
+ * A report's written content: what the editors and the fields beside them hold, and what a trace keeps of it. A
+ * type, not an interface, so that TraceSnapshot stays a plain JSON record for the jsonb column.
+ */
+export type ReportContent = {
+  finding: string;
+  diagnosis: string;
+  positive: boolean | null;
+  note: string | null;
+  bodypartCount: number;
+  criticalValue: string | null;
+  extensions: Record<string, unknown>;
+};
+
 /** A report as every endpoint answers it. */
-export interface ReportView {
+export interface ReportView extends ReportContent {
   id: number;
   examId: number;
   bucketId: number;
@@ -114,13 +128,6 @@ export interface ReportView {
   rejectReason: string | null;
   recallReason: string | null;
   adviceReason: string | null;
-  finding: string;
-  diagnosis: string;
-  positive: boolean | null;
-  note: string | null;
-  bodypartCount: number;
-  criticalValue: string | null;
-  extensions: Record<string, unknown>;
   allowAdvisorEdit: boolean;
   /** Externally synced, not yet confirmed by a save: read-only. */
   syncPending: boolean;
@@ -168,14 +175,7 @@ export interface TraceSummary {
 }
 
 /** A type, not an interface, so it is a plain JSON record for the jsonb column. */
-export type TraceSnapshot = {
-  finding: string;
-  diagnosis: string;
-  positive: boolean | null;
-  note: string | null;
-  bodypartCount: number;
-  criticalValue: string | null;
-  extensions: Record<string, unknown>;
+export type TraceSnapshot = ReportContent & {
   creatorId: number | null;
   assigneeId: number | null;
   lockedById: number | null;

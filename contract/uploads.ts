@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { decimalInt, idValue, isoDateTime, isoDay } from './common';
 import { GENDERS, PATIENT_SOURCES } from './constants';
+import type { DicomHeader } from './dicom/header';
 
 /**
  * Uploads (core §2 upload wizard, §7 "Uploads and policies"). The wizard: choose files (parsed in the
@@ -123,20 +124,11 @@ export interface UploadSession {
   storedSopInstanceUids: string[];
 }
 
-export interface StoredInstance {
+/** A stored instance: what its header said (contract/dicom/header.ts), its id and its size. */
+export interface StoredInstance extends Pick<DicomHeader,
+  'studyInstanceUid' | 'seriesInstanceUid' | 'sopInstanceUid' | 'sopClassUid' | 'transferSyntaxUid' | 'modality' | 'seriesNumber'
+  | 'seriesDescription' | 'instanceNumber' | 'rows' | 'columns' | 'frames'> {
   id: number;
-  studyInstanceUid: string;
-  seriesInstanceUid: string;
-  sopInstanceUid: string;
-  sopClassUid: string | null;
-  transferSyntaxUid: string;
-  modality: string | null;
-  seriesNumber: number | null;
-  seriesDescription: string | null;
-  instanceNumber: number | null;
-  rows: number | null;
-  columns: number | null;
-  frames: number;
   size: number;
 }
 

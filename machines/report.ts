@@ -59,6 +59,28 @@ export type ReportEvent =
 const actorOf = (event: ReportEvent): ReportActor | null => ('actor' in event ? event.actor : null);
 const may = (action: string) => ({ event }: { event: ReportEvent }) => actorOf(event)?.actions.includes(action) ?? false;
 
+/** Assigning and unassigning, the same in every status that offers it. */
+const ASSIGNING = {
+  assign: { guard: 'canAssign', actions: 'setAssignee' },
+  'assign-remove': { guard: 'canUnassign', actions: 'clearAssignee' },
+} as const;
+
+/** A rejected or recalled report written again: saved as a draft, or submitted (approved at once when the rules allow). */
+const REWRITING = {
+  save: { guard: 'canEditDraft', target: 'partial', actions: 'rememberAdvisorOption' },
+  submit: [
+    { guard: 'canResubmitFinal', target: 'corrected', actions: ['rememberAdvisorOption', 'releaseLock'] },
+    { guard: 'canEditDraft', target: 'final', actions: ['rememberAdvisorOption', 'releaseLock'] },
+  ],
+  lock: { guard: 'canLockDraft', actions: 'takeLock' },
+} as const;
+
+/** A written draft (saved or rejected) thrown away: back to none, or deleted remembering where it was. */
+const discarding = (status: 'partial' | 'hold') => ({
+  reset: { guard: 'canDiscard', target: 'none', actions: ['forgetAuthorship', 'releaseLock'] },
+  delete: { guard: 'canDiscard', target: '#report.deleted', actions: { type: 'rememberDeletedFrom', params: { status } } },
+}) as const;
+
 export const reportMachine = setup({
   types: {
     context: {} as ReportContext,
@@ -173,8 +195,7 @@ export const reportMachine = setup({
                 sync: { guard: 'canSync', actions: 'markSyncPending' },
                 reset: { guard: 'canDiscardSynced', actions: 'forgetAuthorship' },
                 delete: { guard: 'canDiscard', target: '#report.deleted', actions: { type: 'rememberDeletedFrom', params: { status: 'none' } } },
-                assign: { guard: 'canAssign', actions: 'setAssignee' },
-                'assign-remove': { guard: 'canUnassign', actions: 'clearAssignee' },
+                ...ASSIGNING,
               },
             },
             /** A saved draft. */
@@ -187,10 +208,8 @@ export const reportMachine = setup({
                 ],
                 lock: { guard: 'canLockDraft', actions: 'takeLock' },
                 sync: { guard: 'canSync', actions: 'markSyncPending' },
-                reset: { guard: 'canDiscard', target: 'none', actions: ['forgetAuthorship', 'releaseLock'] },
-                delete: { guard: 'canDiscard', target: '#report.deleted', actions: { type: 'rememberDeletedFrom', params: { status: 'partial' } } },
-                assign: { guard: 'canAssign', actions: 'setAssignee' },
-                'assign-remove': { guard: 'canUnassign', actions: 'clearAssignee' },
+                ...discarding('partial'),
+                ...ASSIGNING,
               },
             },
             /** Submitted, waiting for approval. */
@@ -241,29 +260,16 @@ export const reportMachine = setup({
             /** Rejected: back to the creator with the reason. */
             hold: {
               on: {
-                save: { guard: 'canEditDraft', target: 'partial', actions: 'rememberAdvisorOption' },
-                submit: [
-                  { guard: 'canResubmitFinal', target: 'corrected', actions: ['rememberAdvisorOption', 'releaseLock'] },
-                  { guard: 'canEditDraft', target: 'final', actions: ['rememberAdvisorOption', 'releaseLock'] },
-                ],
-                lock: { guard: 'canLockDraft', actions: 'takeLock' },
-                reset: { guard: 'canDiscard', target: 'none', actions: ['forgetAuthorship', 'releaseLock'] },
-                delete: { guard: 'canDiscard', target: '#report.deleted', actions: { type: 'rememberDeletedFrom', params: { status: 'hold' } } },
-                assign: { guard: 'canAssign', actions: 'setAssignee' },
-                'assign-remove': { guard: 'canUnassign', actions: 'clearAssignee' },
+                ...REWRITING,
+                ...discarding('hold'),
+                ...ASSIGNING,
               },
             },
             /** Recalled after issue: corrected and issued again, never discarded (reset and delete are not offered). */
             cancelled: {
               on: {
-                save: { guard: 'canEditDraft', target: 'partial', actions: 'rememberAdvisorOption' },
-                submit: [
-                  { guard: 'canResubmitFinal', target: 'corrected', actions: ['rememberAdvisorOption', 'releaseLock'] },
-                  { guard: 'canEditDraft', target: 'final', actions: ['rememberAdvisorOption', 'releaseLock'] },
-                ],
-                lock: { guard: 'canLockDraft', actions: 'takeLock' },
-                assign: { guard: 'canAssign', actions: 'setAssignee' },
-                'assign-remove': { guard: 'canUnassign', actions: 'clearAssignee' },
+                ...REWRITING,
+                ...ASSIGNING,
               },
             },
           },

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { DEMO_PASSWORD } from '../../server/seed/demo';
+import { untilAnswering } from './answering';
 import { freePort, percentile } from './stats';
 
 export { percentile };
@@ -52,15 +53,8 @@ export async function startServer(name: string, client: string): Promise<string>
   children.add(child);
   child.unref();
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(`${base}/api/v1/domain`)).ok) return base;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('server did not start');
+  await untilAnswering(`${base}/api/v1/domain`, 120_000, 200);
+  return base;
 }
 
 export function stopServers(): void {

@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../server/db/client';
+import { examCount, seedBench } from '../../server/seed/benchSeed';
+import { BENCH_SCRYPT_COST } from './server';
 
 /**
  * A bench's own database, filled once and reused: on PostgreSQL `bench_<name>` on the server of DATABASE_URL (made
@@ -27,4 +29,18 @@ export async function benchDatabase(name: string, target: 'postgres' | 'pglite')
   const url = new URL(process.env.DATABASE_URL);
   url.pathname = `/${database}`;
   return openDatabase({ databaseUrl: url.toString(), dataDir: null });
+}
+
+/**
+ * `benchDatabase` grown to at least `wanted` exams by the generator of `npm run seed:bench` (made once, reused by
+ * every later run); `count` is what it holds after.
+ */
+export async function examsBenchDatabase(name: string, target: 'postgres' | 'pglite', wanted: number): Promise<{ database: Database; count: number }> {
+  const database = await benchDatabase(name, target);
+  const have = await examCount(database.db);
+  if (have < wanted) {
+    console.log(`${target}: ${have.toLocaleString('en')} exams, seeding ${(wanted - have).toLocaleString('en')} more…`);
+    await seedBench(database.db, { add: wanted - have, days: 1095, scryptCost: BENCH_SCRYPT_COST, log: (l) => console.log(`  ${l}`) });
+  }
+  return { database, count: await examCount(database.db) };
 }

@@ -5,7 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { writeDicomFile } from '../../server/seed/dicom/writer';
+import { pixelDescription, writeDicomFile } from '../../server/seed/dicom/writer';
 import { freePort } from './stats';
 
 export const ORTHANC = '/usr/sbin/Orthanc';
@@ -106,14 +106,9 @@ export function ctStudy(n: number, round: number): { study: StudyInfo; files: Ui
       { tag: 0x00200011, vr: 'IS', value: '1' },
       { tag: 0x00200013, vr: 'IS', value: String(i + 1) },
       { tag: 0x00200032, vr: 'DS', value: `-250\\-250\\${(i * 1.25).toFixed(2)}` },
-      { tag: 0x00280002, vr: 'US', value: 1 },
-      { tag: 0x00280004, vr: 'CS', value: 'MONOCHROME2' },
       { tag: 0x00280010, vr: 'US', value: 512 },
       { tag: 0x00280011, vr: 'US', value: 512 },
-      { tag: 0x00280100, vr: 'US', value: 16 },
-      { tag: 0x00280101, vr: 'US', value: 16 },
-      { tag: 0x00280102, vr: 'US', value: 15 },
-      { tag: 0x00280103, vr: 'US', value: 1 },
+      ...pixelDescription({ samples: 1, photometric: 'MONOCHROME2', bitsAllocated: 16, signed: true }),
       { tag: 0x00281050, vr: 'DS', value: '40' },
       { tag: 0x00281051, vr: 'DS', value: '400' },
       { tag: 0x00281052, vr: 'DS', value: '-1024' },

@@ -13,7 +13,7 @@ import { buildApp } from '../../server/app';
 import { createTokens } from '../../server/auth/tokens';
 import { openDatabase, type Database } from '../../server/db/client';
 import { systemClock, type Deps } from '../../server/deps';
-import { DEMO_PASSWORD } from '../../server/seed/demo';
+import { DEMO_PASSWORD, seedDemo, type DemoIds } from '../../server/seed/demo';
 import { createLocalStorage } from '../../server/storage/local';
 import { createSigner } from '../../server/storage/signer';
 import type { Storage } from '../../server/storage/types';
@@ -104,6 +104,23 @@ export async function startBenchApp(
       rmSync(files.filesDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The usual start of an area's bench: a fresh database with the demo data (`exams` of them), grown by the bench's
+ * own `grow` before the app starts, and the app over it. What `grow` returns comes back as `grown`.
+ */
+export async function startDemoBench<G>(
+  kind: BenchDbKind,
+  prefix: string,
+  exams: number,
+  grow: (database: Database, ids: DemoIds) => Promise<G>,
+): Promise<{ database: Database; ids: DemoIds; grown: G; bench: BenchApp }> {
+  const { database, drop } = await openBenchDatabase(kind, prefix);
+  const ids = await seedDemo(database.db, { scryptCost: BENCH_SCRYPT_COST, clock: systemClock, exams });
+  const grown = await grow(database, ids);
+  const bench = await startBenchApp(database, drop, benchStorage(prefix));
+  return { database, ids, grown, bench };
 }
 
 export type Scenario = [label: string, run: () => Promise<unknown>];

@@ -1,10 +1,9 @@
-import { inflateSync } from 'node:zlib';
 import { imageSize } from 'image-size';
 import { SIGNATURE_MAX_SIDE, SIGNATURE_MIN_SIZE } from '../../contract/accounts';
 import { sniffType } from '../../contract/files';
 import { ApiError } from '../http/errors';
 import { assertSizeWithinLimits } from '../http/imageLimits';
-import { pngChunks } from '../http/png';
+import { PNG_CHANNELS, PngBroken, pngChunks, pngImage, pngRows } from '../http/png';
 
 /**
  * Areas §5 "Signature cannot be empty", judged on the bytes of a signature image (POST accounts/me/signature):
@@ -56,76 +55,25 @@ function assertSides(width: number, height: number) {
   if (width > SIGNATURE_MAX_SIDE || height > SIGNATURE_MAX_SIDE) throw broken(`${width}×${height} is larger than ${SIGNATURE_MAX_SIDE} pixels a side`);
 }
 
-const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
-
 function readPng(bytes: Buffer): SignatureImage {
   const chunks = pngChunks(bytes);
   if (!chunks) throw broken('a chunk is cut short or damaged, or the PNG ends before IEND');
-  let header: { width: number; height: number; depth: number; colour: number; interlace: number } | null = null;
-  let palette: Buffer | null = null;
-  let alphas: Buffer | null = null;
-  const data: Buffer[] = [];
-  for (const { type, data: body } of chunks) {
-    if (type === 'IHDR') {
-      if (body.length < 13) throw broken('a short IHDR');
-      header = { width: body.readUInt32BE(0), height: body.readUInt32BE(4), depth: body[8]!, colour: body[9]!, interlace: body[12]! };
-    } else if (type === 'PLTE') palette = body;
-    else if (type === 'tRNS') alphas = body;
-    else if (type === 'IDAT') data.push(body);
-  }
-  if (!header) throw broken('no IHDR');
-  if (data.length === 0) throw broken('the PNG has no image data');
-  const { width, height, depth, colour, interlace } = header;
+  const image = asBroken(() => pngImage(chunks));
+  const { width, height, depth, colour, interlace, palette, alphas } = image;
   if (width === 0 || height === 0) throw new ApiError('SignatureEmpty', 'The signature image is empty', { width, height });
   // Every image upload's size rule first (ImageTooLarge), then the signature's own smaller limit.
   assertSizeWithinLimits(width, height);
   assertSides(width, height);
-  const channels = CHANNELS[colour];
+  const channels = PNG_CHANNELS[colour];
   if (channels === undefined || interlace !== 0 || !(depth === 8 || depth === 16 || (colour === 3 && depth < 8))) {
     throw new ApiError('UnsupportedFileType', 'Only non-interlaced PNGs of 8 or 16 bits (or a palette) are accepted', { accepted: ACCEPTED });
   }
   if (colour === 3 && !palette) throw broken('a palette PNG without its palette');
-  const bitsPerPixel = channels * depth;
-  const rowBytes = Math.ceil((width * bitsPerPixel) / 8);
-  const step = Math.max(1, bitsPerPixel >> 3);
-  let raw: Buffer;
-  try {
-    raw = inflateSync(Buffer.concat(data), { maxOutputLength: (rowBytes + 1) * height });
-  } catch {
-    throw broken('the compressed rows do not inflate');
-  }
-  if (raw.length !== (rowBytes + 1) * height) throw broken('the rows do not fill the image');
 
-  // Unfilter row by row (PNG filter types 0–4) and count ink as we go.
-  let previous = Buffer.alloc(rowBytes);
-  let row = Buffer.alloc(rowBytes);
+  // Count ink row by row as the rows are unfiltered.
   let ink = 0;
   const sample = (r: Buffer, offset: number) => r[offset]!; // 16-bit: the high byte is enough
-  for (let y = 0; y < height; y++) {
-    const filter = raw[y * (rowBytes + 1)]!;
-    const line = raw.subarray(y * (rowBytes + 1) + 1, (y + 1) * (rowBytes + 1));
-    for (let i = 0; i < rowBytes; i++) {
-      const a = i >= step ? row[i - step]! : 0;
-      const b = previous[i]!;
-      const c = i >= step ? previous[i - step]! : 0;
-      let predictor: number;
-      switch (filter) {
-        case 0: predictor = 0; break;
-        case 1: predictor = a; break;
-        case 2: predictor = b; break;
-        case 3: predictor = (a + b) >> 1; break;
-        case 4: {
-          const p = a + b - c;
-          const pa = Math.abs(p - a);
-          const pb = Math.abs(p - b);
-          const pc = Math.abs(p - c);
-          predictor = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-          break;
-        }
-        default: throw broken(`unknown row filter ${filter}`);
-      }
-      row[i] = (line[i]! + predictor) & 0xff;
-    }
+  asBroken(() => pngRows(image, (row) => {
     for (let x = 0; x < width; x++) {
       let r: number; let g: number; let bl: number; let alpha = 255;
       if (colour === 3) {
@@ -148,7 +96,16 @@ function readPng(bytes: Buffer): SignatureImage {
       const luma = 0.299 * r + 0.587 * g + 0.114 * bl;
       if (alpha >= INK.minAlpha && luma <= INK.maxLuma) ink++;
     }
-    [previous, row] = [row, previous];
-  }
+  }));
   return { type: 'image/png', width, height, inkPixels: ink };
+}
+
+/** The PNG module's PngBroken as this check's ImageBroken, with the same words. */
+function asBroken<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof PngBroken) throw broken(e.why);
+    throw e;
+  }
 }

@@ -1,6 +1,6 @@
 import net, { type Socket } from 'node:net';
 import tls from 'node:tls';
-import { Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import type { Deps } from '../deps';
 import { AssociationRecord, callerOf } from './association';
 import { dimse } from './dimse';
@@ -8,8 +8,9 @@ import { guardPdus } from './guard';
 import { IMPLEMENTATION_CLASS_UID, IMPLEMENTATION_VERSION, part10 } from './part10';
 import { receiveInstance } from './receive';
 import { destinationOf, filesOf, findStudyRoot, identifierOf, isParamsError, type StoredFile } from './retrieve';
-import { MoveAssociation, retrieveStatus, runSubOperations, type RetrieveCounts } from './subops';
+import { MoveAssociation, retrieveAnswer, retrieveStatus, runSubOperations, type RetrieveCounts, type RetrieveResponse } from './subops';
 import { encoded, services, type Services } from './services';
+import { Collector, isStorableSyntax, isStorage, NATIVE, NON_STORAGE, UNCOMPRESSED } from './storeRules';
 
 type Association = InstanceType<typeof dimse.association.Association>;
 type PresentationContext = InstanceType<typeof dimse.association.PresentationContext>;
@@ -48,33 +49,6 @@ export interface DicomListener {
   port: number;
   aeTitle: string;
   close(): Promise<void>;
-}
-
-/** Storage SOP classes (PS3.4 B.5): every one the upload takes, i.e. any, under the storage arc. */
-const isStorage = (uid: string) => uid.startsWith('1.2.840.10008.5.1.4.1.1.');
-const NATIVE = ['1.2.840.10008.1.2.1', '1.2.840.10008.1.2'];
-const UNCOMPRESSED = [...NATIVE, '1.2.840.10008.1.2.2'];
-/** What a data set may come in to be stored as it came: native, big endian, deflated, and every encapsulated syntax. */
-const isStorableSyntax = (ts: string) =>
-  ts === '1.2.840.10008.1.2' || ts === '1.2.840.10008.1.2.1' || ts === '1.2.840.10008.1.2.2' || ts === '1.2.840.10008.1.2.1.99'
-  || ts === '1.2.840.10008.1.2.5' || ts.startsWith('1.2.840.10008.1.2.4.');
-const NON_STORAGE = new Set<string>([
-  SopClass.Verification, SopClass.ModalityWorklistInformationModelFind, SopClass.ModalityPerformedProcedureStep,
-  SopClass.StudyRootQueryRetrieveInformationModelFind, SopClass.StudyRootQueryRetrieveInformationModelMove, SopClass.StudyRootQueryRetrieveInformationModelGet,
-]);
-
-/** Bytes of one C-STORE's data set as they arrive; over the limit they are dropped and the file is refused. */
-class Collector extends Writable {
-  chunks: Buffer[] = [];
-  size = 0;
-  overflow = false;
-  /** The transfer syntax of the presentation context the data set came on (a peer may propose several per SOP class). */
-  constructor(private readonly max: number, readonly transferSyntaxUid: string) { super({ highWaterMark: 64 * 1024 * 1024 }); }
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void) {
-    this.size += chunk.length;
-    if (this.size > this.max) { this.overflow = true; this.chunks = []; } else this.chunks.push(chunk);
-    done();
-  }
 }
 
 export async function startDicomListener(deps: Deps, opts: DicomListenerOptions): Promise<DicomListener> {
@@ -462,20 +436,4 @@ class RadScp extends Scp {
         answer(Status.ProcessingFailure);
       });
   }
-}
-
-type RetrieveResponse = {
-  setStatus(s: number): void; setCompleted(n: number): void; setFailures(n: number): void; setWarnings(n: number): void;
-  setRemaining(n: number): void; setErrorComment(c: string): void;
-};
-
-/** A response of a C-MOVE or C-GET (Pending or final): its status, the counts, and a comment cut to the VR's 64. */
-function retrieveAnswer<R extends RetrieveResponse>(response: R, status: number, counts: RetrieveCounts, comment?: string): R {
-  response.setStatus(status);
-  response.setCompleted(counts.completed);
-  response.setFailures(counts.failed);
-  response.setWarnings(counts.warnings);
-  response.setRemaining(counts.remaining);
-  if (comment) response.setErrorComment(comment.slice(0, 64));
-  return response;
 }

@@ -172,3 +172,19 @@ function contextsOf(files: StoredFile[]): Map<string, Set<string>> {
   }
   return out;
 }
+
+export type RetrieveResponse = {
+  setStatus(s: number): void; setCompleted(n: number): void; setFailures(n: number): void; setWarnings(n: number): void;
+  setRemaining(n: number): void; setErrorComment(c: string): void;
+};
+
+/** A response of a C-MOVE or C-GET (Pending or final): its status, the counts, and a comment cut to the VR's 64. */
+export function retrieveAnswer<R extends RetrieveResponse>(response: R, status: number, counts: RetrieveCounts, comment?: string): R {
+  response.setStatus(status);
+  response.setCompleted(counts.completed);
+  response.setFailures(counts.failed);
+  response.setWarnings(counts.warnings);
+  response.setRemaining(counts.remaining);
+  if (comment) response.setErrorComment(comment.slice(0, 64));
+  return response;
+}

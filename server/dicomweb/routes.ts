@@ -1,29 +1,26 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { readDicomHeader } from '../../contract/dicom';
 import { bucketsWith, can, type Access } from '../access/access';
 import { authOf } from '../auth/plugin';
 import { dicomInstances, exams } from '../db/schema';
 import type { Deps } from '../deps';
-import { answerAttributes, keyAttribute, QUERY_DEFAULT_LIMIT, QUERY_MAX_LIMIT, runQuery, type Level } from '../dicom/query';
+import { answerAttributes, runQuery, type Level } from '../dicom/query';
 import { receiveInstance } from '../dicom/receive';
 import { ApiError } from '../http/errors';
 import { parse } from '../http/validate';
 import { StorageNotFoundError } from '../storage/types';
 import { VIEW_ACTIONS } from '../viewer/access';
-import { NoSuchFrameError, PixelError } from '../viewer/pixels';
 import { renderFrame } from '../viewer/preview';
-import { framePixels, servedImageFacts } from './frames';
-import { answerJson, fileMetadata, type JsonDataset } from './json';
-import { acceptList, multipartStream, newBoundary, parseMultipart, type MediaType } from './multipart';
+import { framePixels } from './frames';
+import { answerJson, type JsonDataset } from './json';
+import { multipartStream, newBoundary, parseMultipart } from './multipart';
+import { DICOMWEB_BASE, negotiate, negotiateMultipart, parseMediaTypeOf, queryOf, renderedFormat, renderedQuery, retrieveUrl, rootUrl } from './request';
+import { failedItem, instanceMetadata, pixelsOr404, readWhole, studyOfPart, uploadBucket, type InstanceRow } from './stored';
 
-/** Where the DICOMweb services live, under /api/v1 (QIDO-RS, WADO-RS and STOW-RS share the one root). */
-export const DICOMWEB_BASE = '/dicomweb';
+export { DICOMWEB_BASE } from './request';
 /** A STOW-RS request's body is read whole (its parts are split in memory): at most this many bytes. */
 export const STOW_MAX_BYTES = 512 * 1024 * 1024;
-/** A file read whole for its metadata, frames or rendering is at most this large (as the viewer's preview). */
-const DECODE_FILE_MAX = 256 * 1024 * 1024;
 
 const DICOM_JSON = 'application/dicom+json';
 const EXPLICIT_LE = '1.2.840.10008.1.2.1';
@@ -34,8 +31,6 @@ const seriesParams = studyParams.extend({ series: uid });
 const instanceParams = seriesParams.extend({ instance: uid });
 const framesParams = instanceParams.extend({ frames: z.string().min(1).max(200).regex(/^\d+(,\d+)*$/) });
 const stowQuery = z.object({ bucketId: z.coerce.number().int().positive().max(2_147_483_647).optional() });
-
-type InstanceRow = typeof dicomInstances.$inferSelect;
 
 /**
  * DICOMweb (PS3.18) over the product's exams and stored instances, for web viewers (OHIF) and PACS: QIDO-RS
@@ -240,176 +235,4 @@ export async function dicomwebRoutes(app: FastifyInstance, { deps }: { deps: Dep
   function canView(access: Access, bucketId: number) {
     return VIEW_ACTIONS.some((a) => can(access, a, bucketId));
   }
-}
-
-/** The organisation a STOW stores into: the asked one, or the caller's only organisation with exam_upload. */
-function uploadBucket(access: Access, asked: number | undefined): number {
-  if (asked !== undefined) {
-    if (!access.buckets.has(asked)) throw new ApiError('NotFound');
-    if (!can(access, 'exam_upload', asked)) throw new ApiError('Forbidden');
-    return asked;
-  }
-  const ids = bucketsWith(access, 'exam_upload');
-  if (ids.length === 0) throw new ApiError('Forbidden');
-  if (ids.length > 1) throw new ApiError('ParamsError', 'You upload to several organisations: name one with ?bucketId=', { fields: ['bucketId'], bucketIds: ids });
-  return ids[0]!;
-}
-
-function failedItem(sopClassUid: string | null, sopInstanceUid: string | null, reason: number): JsonDataset {
-  return {
-    '00081150': sopClassUid ? { vr: 'UI', Value: [sopClassUid] } : { vr: 'UI' },
-    '00081155': sopInstanceUid ? { vr: 'UI', Value: [sopInstanceUid] } : { vr: 'UI' },
-    '00081197': { vr: 'US', Value: [reason] },
-  };
-}
-
-/** The Study Instance UID of a part (null when it cannot be read: receiveInstance then refuses the file itself). */
-function studyOfPart(bytes: Uint8Array): string | null {
-  const read = readDicomHeader(bytes);
-  return read.ok ? read.header.studyInstanceUid : null;
-}
-
-const parseMediaTypeOf = (req: FastifyRequest): MediaType => acceptList(req.headers['content-type'])[0] ?? { type: '', params: {} };
-
-// ------------------------------------------------------------------------------------------------ requests
-const renderedQuery = z.object({
-  accept: z.string().max(200).optional(),
-  viewport: z.string().regex(/^\d{1,5},\d{1,5}(,.*)?$/).max(100).optional(),
-  quality: z.coerce.number().int().min(1).max(100).optional(),
-  window: z.string().max(100).optional(),
-  annotation: z.string().max(100).optional(),
-});
-
-/** The QIDO query string: matching keys (keyword or tag), limit, offset, includefield; fuzzymatching false only. */
-function queryOf(raw: Record<string, unknown>): { keys: Map<string, string>; limit: number; offset: number; include: string[] } {
-  const keys = new Map<string, string>();
-  const include: string[] = [];
-  let limit = QUERY_DEFAULT_LIMIT;
-  let offset = 0;
-  const one = (name: string, v: unknown): string => {
-    if (Array.isArray(v)) throw new ApiError('ParamsError', `${name} is given more than once`, { fields: [name] });
-    if (typeof v !== 'string' || v.includes('\u0000')) throw new ApiError('ParamsError', `${name} is not a text value`, { fields: [name] });
-    return v;
-  };
-  const count = (name: string, v: unknown, max: number): number => {
-    const s = one(name, v);
-    if (!/^\d{1,9}$/.test(s) || Number(s) > max) throw new ApiError('ParamsError', `${name} must be an integer from 0 to ${max}`, { fields: [name] });
-    return Number(s);
-  };
-  for (const [name, value] of Object.entries(raw)) {
-    switch (name) {
-      case 'limit': limit = count(name, value, QUERY_MAX_LIMIT); if (limit === 0) throw new ApiError('ParamsError', 'limit must be at least 1', { fields: [name] }); break;
-      case 'offset': offset = count(name, value, 100_000_000); break;
-      case 'fuzzymatching': if (one(name, value) !== 'false') throw new ApiError('ParamsError', 'Fuzzy matching is not supported', { fields: [name] }); break;
-      case 'includefield': {
-        for (const v of (Array.isArray(value) ? value : [value]).map((x) => one(name, x))) {
-          for (const field of v.split(',').map((f) => f.trim()).filter(Boolean)) {
-            include.push(field === 'all' ? 'all' : keyAttribute(field.split('.')[0]!).keyword);
-          }
-        }
-        break;
-      }
-      default: {
-        // A nested key (Sequence.Keyword): valid names, never matched.
-        const attribute = keyAttribute(name.split('.')[0]!);
-        for (const sub of name.split('.').slice(1)) keyAttribute(sub);
-        if (keys.has(attribute.keyword)) throw new ApiError('ParamsError', `${name} is given more than once`, { fields: [name] });
-        keys.set(name.includes('.') ? name : attribute.keyword, one(name, value));
-      }
-    }
-  }
-  if (include.length > 200) throw new ApiError('ParamsError', 'Too many includefield values', { fields: ['includefield'] });
-  return { keys, limit, offset, include };
-}
-
-/** The service root as the caller reached it (RetrieveURL, Content-Location, STOW's answer). */
-function rootUrl(req: FastifyRequest): string {
-  const host = req.headers.host ?? 'localhost';
-  return `${req.protocol}://${host}/api/v1${DICOMWEB_BASE}`;
-}
-
-function retrieveUrl(base: string, level: Level, a: Record<string, unknown>): string | undefined {
-  const study = a.StudyInstanceUID;
-  if (typeof study !== 'string') return undefined;
-  if (level === 'study') return `${base}/studies/${study}`;
-  if (level === 'series') return `${base}/studies/${study}/series/${String(a.SeriesInstanceUID)}`;
-  return `${base}/studies/${study}/series/${String(a.SeriesInstanceUID)}/instances/${String(a.SOPInstanceUID)}`;
-}
-
-const matches = (range: string, type: string) => {
-  if (range === '*/*') return true;
-  if (range.endsWith('/*')) return type.startsWith(range.slice(0, -1));
-  return range === type;
-};
-
-/** Accept must allow one of `types` (JSON answers), else 406. */
-function negotiate(req: FastifyRequest, types: string[]): void {
-  const list = acceptList(req.headers.accept);
-  if (!list.some((m) => types.some((t) => matches(m.type, t)))) throw new ApiError('NotAcceptable', undefined, { accept: types });
-}
-
-/** Accept must allow multipart/related of `part` (any transfer syntax: the stored one is sent), else 406. */
-function negotiateMultipart(req: FastifyRequest, part: string): string {
-  const list = acceptList(req.headers.accept);
-  const ok = list.some((m) => m.type === '*/*' || m.type === 'multipart/*'
-    || (m.type === 'multipart/related' && (!m.params.type || m.params.type.toLowerCase() === part)));
-  if (!ok) throw new ApiError('NotAcceptable', undefined, { accept: [`multipart/related; type="${part}"`] });
-  return part;
-}
-
-function renderedFormat(req: FastifyRequest, asked: string | undefined): 'png' | 'jpeg' {
-  const list = asked ? acceptList(asked) : acceptList(req.headers.accept);
-  for (const m of list) {
-    if (m.type === 'image/png') return 'png';
-    if (m.type === 'image/jpeg' || m.type === 'image/*' || m.type === '*/*') return 'jpeg';
-  }
-  throw new ApiError('NotAcceptable', undefined, { accept: ['image/jpeg', 'image/png'] });
-}
-
-// ------------------------------------------------------------------------------------------------ files
-async function readWhole(deps: Deps, row: InstanceRow): Promise<Uint8Array> {
-  if (row.size > DECODE_FILE_MAX) throw new ApiError('InvalidDicom', 'The file is too large to decode here', { reason: 'tooLarge' });
-  try {
-    const chunks: Buffer[] = [];
-    for await (const chunk of await deps.storage.get(row.storageKey)) chunks.push(chunk as Buffer);
-    const file = Buffer.concat(chunks);
-    return new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
-  } catch (err) {
-    if (err instanceof StorageNotFoundError) throw new ApiError('NotFound', 'The file is no longer stored');
-    throw err;
-  }
-}
-
-async function pixelsOr404<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    if (err instanceof NoSuchFrameError) throw new ApiError('NotFound', 'No such frame');
-    if (err instanceof PixelError || !(err instanceof ApiError)) {
-      throw new ApiError('InvalidDicom', `The pixel data cannot be decoded: ${err instanceof Error ? err.message : String(err)}`, { reason: 'pixels' });
-    }
-    throw err;
-  }
-}
-
-/** One instance's DICOM JSON: read from its file once and kept in storage beside it (as the preview is). */
-async function instanceMetadata(deps: Deps, row: InstanceRow, base: string): Promise<JsonDataset> {
-  const key = `dicomweb-metadata/${row.bucketId}/${row.examId}/${row.id}.v1.json`;
-  const framesUrl = `${base}/studies/${row.studyInstanceUid}/series/${row.seriesInstanceUid}/instances/${row.sopInstanceUid}/frames`;
-  let stored: JsonDataset | null = null;
-  try {
-    const chunks: Buffer[] = [];
-    for await (const chunk of await deps.storage.get(key)) chunks.push(chunk as Buffer);
-    stored = JSON.parse(Buffer.concat(chunks).toString('utf8')) as JsonDataset;
-  } catch (err) {
-    if (!(err instanceof StorageNotFoundError)) throw err;
-  }
-  if (!stored) {
-    const file = await readWhole(deps, row);
-    stored = fileMetadata(file, { framesUrl: '', served: servedImageFacts(file) });
-    await deps.storage.put(key, Buffer.from(JSON.stringify(stored)), { contentType: 'application/json' });
-  }
-  // The bulk data link is the caller's own (the host they reached).
-  if (stored['7FE00010']) stored['7FE00010'] = { vr: stored['7FE00010'].vr, BulkDataURI: framesUrl };
-  return stored;
 }

@@ -1,11 +1,11 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Language } from '../../contract/constants';
 import type { RegistryRow, scheduleExportInput } from '../../contract/registry';
 import { SCHEDULE_EXPORT_MAX } from '../../contract/registry';
 import type { Db } from '../db/client';
 import { exams } from '../db/schema';
-import { writeWorkbook, type SheetColumn } from '../http/workbook';
+import { dateCell, sheetColumns, words } from '../http/sheetColumns';
+import { writeWorkbook } from '../http/workbook';
 import { ApiError } from '../http/errors';
 import type { RegistryDesk } from './access';
 import { compileFilters } from './filters';
@@ -14,23 +14,23 @@ import { liveLine, presentLine, selectLines } from './present';
 /** POST exports/schedules: the list's filters as an .xlsx, scheduled time first, at most 3000 rows (counted first). */
 type ExportInput = z.output<typeof scheduleExportInput>;
 
-const COLUMNS: SheetColumn<RegistryRow>[] = [
-  { key: 'scheduled', width: 18, label: { chs: '预约时间', en: 'Scheduled', tib: 'དུས་འཁེལ།' }, value: (r) => new Date(r.scheduledTime) },
-  { key: 'status', width: 10, label: { chs: '状态', en: 'Status', tib: 'གནས་སྟངས།' }, value: (r) => r.status },
-  { key: 'name', width: 14, label: { chs: '姓名', en: 'Name', tib: 'མིང་།' }, value: (r) => r.patientName },
-  { key: 'gender', width: 6, label: { chs: '性别', en: 'Sex', tib: 'ཕོ་མོ།' }, value: (r) => r.patientGender },
-  { key: 'age', width: 6, label: { chs: '年龄', en: 'Age', tib: 'ལོ་ཚད།' }, value: (r) => r.visitAge },
-  { key: 'patientId', width: 16, label: { chs: '患者号', en: 'Patient id', tib: 'ནད་པའི་ཨང་།' }, value: (r) => r.patientId },
-  { key: 'phone', width: 14, label: { chs: '电话', en: 'Phone', tib: 'ཁ་པར།' }, value: (r) => r.phone },
-  { key: 'source', width: 6, label: { chs: '来源', en: 'Source', tib: 'འབྱུང་ཁུངས།' }, value: (r) => r.patientSource },
-  { key: 'sourceId', width: 14, label: { chs: '住院/门诊/体检号', en: 'Source no.', tib: 'འབྱུང་ཁུངས་ཨང་།' }, value: (r) => r.inpatientId ?? r.outpatientId ?? r.physicalExamId },
-  { key: 'exam', width: 24, label: { chs: '检查项目', en: 'Exam', tib: 'ཞིབ་བཤེར།' }, value: (r) => r.procedureStep?.name ?? r.bodyPart },
-  { key: 'modality', width: 8, label: { chs: '设备', en: 'Modality', tib: 'སྒྲིག་ཆས།' }, value: (r) => r.modality },
-  { key: 'accession', width: 22, label: { chs: '检查号', en: 'Accession no.', tib: 'ཞིབ་བཤེར་ཨང་།' }, value: (r) => r.accessionNumber },
-  { key: 'arrived', width: 18, label: { chs: '到检时间', en: 'Arrived', tib: 'འབྱོར་དུས།' }, value: (r) => (r.arrivedTime ? new Date(r.arrivedTime) : null) },
-  { key: 'reason', width: 24, label: { chs: '取消原因', en: 'Cancel reason', tib: 'རྒྱུ་མཚན།' }, value: (r) => r.cancelReason },
-];
-const SHEET: Record<Language, string> = { chs: '预约', en: 'Schedule', tib: 'དུས་འཁེལ།' };
+const COLUMNS = sheetColumns<RegistryRow>([
+  ['scheduled', 18, ['预约时间', 'Scheduled', 'དུས་འཁེལ།'], (r) => dateCell(r.scheduledTime)],
+  ['status', 10, ['状态', 'Status', 'གནས་སྟངས།'], (r) => r.status],
+  ['name', 14, ['姓名', 'Name', 'མིང་།'], (r) => r.patientName],
+  ['gender', 6, ['性别', 'Sex', 'ཕོ་མོ།'], (r) => r.patientGender],
+  ['age', 6, ['年龄', 'Age', 'ལོ་ཚད།'], (r) => r.visitAge],
+  ['patientId', 16, ['患者号', 'Patient id', 'ནད་པའི་ཨང་།'], (r) => r.patientId],
+  ['phone', 14, ['电话', 'Phone', 'ཁ་པར།'], (r) => r.phone],
+  ['source', 6, ['来源', 'Source', 'འབྱུང་ཁུངས།'], (r) => r.patientSource],
+  ['sourceId', 14, ['住院/门诊/体检号', 'Source no.', 'འབྱུང་ཁུངས་ཨང་།'], (r) => r.inpatientId ?? r.outpatientId ?? r.physicalExamId],
+  ['exam', 24, ['检查项目', 'Exam', 'ཞིབ་བཤེར།'], (r) => r.procedureStep?.name ?? r.bodyPart],
+  ['modality', 8, ['设备', 'Modality', 'སྒྲིག་ཆས།'], (r) => r.modality],
+  ['accession', 22, ['检查号', 'Accession no.', 'ཞིབ་བཤེར་ཨང་།'], (r) => r.accessionNumber],
+  ['arrived', 18, ['到检时间', 'Arrived', 'འབྱོར་དུས།'], (r) => dateCell(r.arrivedTime)],
+  ['reason', 24, ['取消原因', 'Cancel reason', 'རྒྱུ་མཚན།'], (r) => r.cancelReason],
+]);
+const SHEET = words(['预约', 'Schedule', 'དུས་འཁེལ།']);
 
 export async function scheduleWorkbook(db: Db, desk: RegistryDesk, input: ExportInput): Promise<Buffer> {
   const where = and(eq(exams.bucketId, desk.bucketId), liveLine, ...compileFilters(input.filters))!;

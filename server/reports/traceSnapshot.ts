@@ -1,8 +1,19 @@
-import type { TraceSnapshot } from '../../contract/reports';
+import type { ReportContent, TraceSnapshot } from '../../contract/reports';
 import type { ReportRow } from './load';
 
 /** What a trace keeps of the report after the action: enough to show, diff and explain it later. */
 export function traceSnapshot(row: ReportRow): TraceSnapshot {
+  return {
+    ...reportContent(row),
+    creatorId: row.creatorId,
+    assigneeId: row.assigneeId,
+    lockedById: row.lockedById,
+    version: row.version,
+  };
+}
+
+/** The report's written content as stored (the view shows it, a trace keeps it). */
+export function reportContent(row: ReportRow): ReportContent {
   return {
     finding: row.finding,
     diagnosis: row.diagnosis,
@@ -11,9 +22,5 @@ export function traceSnapshot(row: ReportRow): TraceSnapshot {
     bodypartCount: row.bodypartCount,
     criticalValue: row.criticalValue,
     extensions: row.extensions,
-    creatorId: row.creatorId,
-    assigneeId: row.assigneeId,
-    lockedById: row.lockedById,
-    version: row.version,
   };
 }

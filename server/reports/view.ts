@@ -5,6 +5,7 @@ import { isNoteTakerOrigin, presentedStatus, transitionsFor } from '../../machin
 import type { Db } from '../db/client';
 import { accounts } from '../db/schema';
 import type { LoadedReport, ReportRow } from './load';
+import { reportContent } from './traceSnapshot';
 
 export type Names = ReadonlyMap<number, string>;
 
@@ -53,13 +54,7 @@ export function toView({ row, state }: LoadedReport, actor: ReportActor, names: 
     rejectReason: row.rejectReason,
     recallReason: row.recallReason,
     adviceReason: row.adviceReason,
-    finding: row.finding,
-    diagnosis: row.diagnosis,
-    positive: row.positive,
-    note: row.note,
-    bodypartCount: row.bodypartCount,
-    criticalValue: row.criticalValue,
-    extensions: row.extensions,
+    ...reportContent(row),
     allowAdvisorEdit: row.allowAdvisorEdit,
     syncPending: row.syncPending,
     syncStopped: row.syncStopped,

@@ -5,7 +5,7 @@ import type { Clock } from '../deps';
 import type { Storage } from '../storage/types';
 import { ingestDicom } from '../uploads/ingest';
 import { ctSlice, mammogram, mrSlice, projection, regionOf, ultrasound, type Picture } from './dicom/phantoms';
-import { writeDicomFile, type Element } from './dicom/writer';
+import { pixelDescription, writeDicomFile, type Element } from './dicom/writer';
 
 /**
  * Images for the demo's exams, made at seed time and stored through the upload path (ingestDicom: the same storage
@@ -66,15 +66,10 @@ export function studyFiles(exam: ExamRow, seed: number): Uint8Array[] {
       { tag: 0x00200032, vr: 'DS', value: [-100, -100, i * 5] },
       { tag: 0x00200037, vr: 'DS', value: [1, 0, 0, 0, 1, 0] },
       { tag: 0x00201041, vr: 'DS', value: String(i * 5) },
-      { tag: 0x00280002, vr: 'US', value: 1 },
-      { tag: 0x00280004, vr: 'CS', value: 'MONOCHROME2' },
+      ...pixelDescription({ samples: 1, photometric: 'MONOCHROME2', bitsAllocated: p.bits, bitsStored: p.bits === 8 ? 8 : 12, signed: p.signed }),
       { tag: 0x00280010, vr: 'US', value: p.rows },
       { tag: 0x00280011, vr: 'US', value: p.columns },
       { tag: 0x00280030, vr: 'DS', value: [0.8, 0.8] },
-      { tag: 0x00280100, vr: 'US', value: p.bits },
-      { tag: 0x00280101, vr: 'US', value: p.bits === 8 ? 8 : 12 },
-      { tag: 0x00280102, vr: 'US', value: p.bits === 8 ? 7 : 11 },
-      { tag: 0x00280103, vr: 'US', value: p.signed ? 1 : 0 },
       { tag: 0x00281050, vr: 'DS', value: String(p.windowCenter) },
       { tag: 0x00281051, vr: 'DS', value: String(p.windowWidth) },
       { tag: 0x00281052, vr: 'DS', value: '0' },

@@ -1,4 +1,4 @@
-import type { StatColumnKind, StatSeries } from '../../contract/statistics';
+import type { StatColumn, StatColumnKind, StatSeries } from '../../contract/statistics';
 
 /** Charts over people or organisations show the 8 largest series and `others`; tables keep the 50 first rows. */
 export const SERIES_MAX = 8;
@@ -55,3 +55,18 @@ export function topSeries(series: StatSeries[], max = SERIES_MAX): StatSeries[] 
   const others = rest[0]!.values.map((_, i) => rest.reduce((a, s) => a + (s.values[i] ?? 0), 0));
   return [...sorted.slice(0, max), { key: 'others', label: null, values: others, kind: rest[0]!.kind }];
 }
+
+/** A statistic's table columns in order, each key with its kind (the client words them as statistics.columns.<key>). */
+export function statColumns(spec: Record<string, StatColumnKind>): StatColumn[] {
+  return Object.entries(spec).map(([key, kind]) => ({ key, kind }));
+}
+
+/** The figures `keys` of `items` added up, key by key, in the items' order (a statistic's totals). */
+export function addUp<T extends object, const K extends NumberKeys<T>>(items: readonly T[], keys: readonly K[]): Record<K, number> {
+  const sums = Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+  for (const item of items) for (const k of keys) sums[k] += item[k] as number;
+  return sums;
+}
+
+/** The keys of T whose values are numbers. */
+type NumberKeys<T> = { [P in keyof T]: T[P] extends number ? P : never }[keyof T] & string;

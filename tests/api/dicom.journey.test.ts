@@ -7,10 +7,10 @@ import * as dicomParserModule from 'dicom-parser';
 import type { ExamPage } from '../../contract/exams';
 import type { Registration, RegistrySetup } from '../../contract/registry';
 import { dicomInstances } from '../../server/db/schema';
-import { dimse } from '../../server/dicom/dimse';
 import { dcmtk } from '../support/dcmtk';
 import { CT_SERIES, SAMPLES_DIR } from '../support/dicom';
 import { act, DIAGNOSIS, FINDING, tokenOf } from '../support/reports';
+import { sendMpps } from '../support/mpps';
 import { startServer, type TestServer } from '../support/server';
 
 /**
@@ -22,7 +22,6 @@ import { startServer, type TestServer } from '../support/server';
 let s: TestServer;
 let dir: string;
 const HOUR = 3_600_000;
-const MPPS = '1.2.840.10008.3.1.2.3.3';
 const CONSOLE = 'CT1_SCANNER';
 
 beforeAll(async () => {
@@ -33,20 +32,9 @@ afterAll(async () => { await s.close(); rmSync(dir, { recursive: true, force: tr
 
 const dicomParser = ((dicomParserModule as unknown as { default?: typeof dicomParserModule }).default ?? dicomParserModule);
 
+
 /** One N-CREATE or N-SET in its own association, as the console; resolves with the DIMSE status. */
-function mpps(op: 'create' | 'set', uid: string, attrs: Record<string, unknown>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const client = new dimse.Client();
-    const request = op === 'create' ? new dimse.requests.NCreateRequest(MPPS, uid) : new dimse.requests.NSetRequest(MPPS, uid);
-    request.setDataset(new dimse.Dataset(attrs));
-    let status = -1;
-    request.on('response', (response: { getStatus(): number }) => { status = response.getStatus(); });
-    client.addRequest(request);
-    client.on('networkError', (e: Error) => reject(e));
-    client.on('closed', () => resolve(status));
-    client.send('127.0.0.1', s.dicom!.port, CONSOLE, 'RADWS');
-  });
-}
+const mpps = (op: 'create' | 'set', uid: string, attrs: Record<string, unknown>) => sendMpps(s.dicom!.port, CONSOLE, op, uid, attrs);
 
 async function pageRow(examId: number) {
   const res = await s.request('POST', 'exams/page-query', {

@@ -3,13 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueBoard } from '../../contract/calling';
 import type { Registration, RegistryPage, RegistrySetup } from '../../contract/registry';
 import { auditEvents, exams } from '../../server/db/schema';
-import { dimse } from '../../server/dicom/dimse';
+import { sendMpps } from '../support/mpps';
 import { startServer, type TestServer } from '../support/server';
 
 /** MPPS (N-CREATE / N-SET) through dcmjs-dimse's client: the modality's progress drives the registration machine. */
 let s: TestServer;
 let registrar: string;
-const MPPS = '1.2.840.10008.3.1.2.3.3';
 const HOUR = 3_600_000;
 
 beforeAll(async () => {
@@ -32,20 +31,9 @@ async function register(name: string): Promise<{ examId: number; accession: stri
   return { examId, accession: row!.accessionNumber! };
 }
 
+
 /** One N-CREATE or N-SET in its own association, as CT1_SCANNER; resolves with the DIMSE status. */
-function send(op: 'create' | 'set', uid: string, attrs: Record<string, unknown>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const client = new dimse.Client();
-    const request = op === 'create' ? new dimse.requests.NCreateRequest(MPPS, uid) : new dimse.requests.NSetRequest(MPPS, uid);
-    request.setDataset(new dimse.Dataset(attrs));
-    let status = -1;
-    request.on('response', (response: { getStatus(): number }) => { status = response.getStatus(); });
-    client.addRequest(request);
-    client.on('networkError', (e: Error) => reject(e));
-    client.on('closed', () => resolve(status));
-    client.send('127.0.0.1', s.dicom!.port, 'CT1_SCANNER', 'RADWS');
-  });
-}
+const send = (op: 'create' | 'set', uid: string, attrs: Record<string, unknown>) => sendMpps(s.dicom!.port, 'CT1_SCANNER', op, uid, attrs);
 
 const statusOf = async (examId: number) => (await s.db.db.select({ st: exams.examStatus }).from(exams).where(eq(exams.id, examId)))[0]!.st;
 

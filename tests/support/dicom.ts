@@ -2,6 +2,7 @@ import * as dicomParserModule from 'dicom-parser';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeDicomFile, type Element } from '../../server/seed/dicom/writer';
 
 /** The shared DICOM samples (read in place, never copied into the repository) and byte-level helpers to vary them. */
 // DICOM_SAMPLES_DIR: for a checkout that is not next to shared/ (a git worktree elsewhere).
@@ -71,48 +72,17 @@ export function concat(...parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-/** A minimal DICOM file written from scratch, for encodings the samples lack (implicit VR, big endian, bare data sets). */
+/**
+ * A DICOM file in the encodings the samples lack (implicit VR, big endian, a bare data set), through the product's
+ * one writer (server/seed/dicom/writer.ts).
+ */
 export function writeDicom(opts: {
   transferSyntax: '1.2.840.10008.1.2' | '1.2.840.10008.1.2.1' | '1.2.840.10008.1.2.2';
-  elements: { tag: number; vr: string; value: Uint8Array | string | number }[];
-  /** false: no preamble and no meta header, a bare data set (only for the little endian syntaxes). */
+  elements: Element[];
+  /** false: no preamble and no meta header, a bare data set. */
   part10?: boolean;
 }): Uint8Array {
-  const implicit = opts.transferSyntax === '1.2.840.10008.1.2';
-  const big = opts.transferSyntax === '1.2.840.10008.1.2.2';
-  const encode = (e: { tag: number; vr: string; value: Uint8Array | string | number }, asImplicit: boolean, asBig: boolean) => {
-    let value: Uint8Array;
-    if (typeof e.value === 'number') {
-      value = new Uint8Array(2);
-      new DataView(value.buffer).setUint16(0, e.value, !asBig);
-    } else value = typeof e.value === 'string' ? ascii(e.value) : e.value;
-    if (value.length % 2) value = concat(value, new Uint8Array([e.vr === 'UI' || e.vr === 'OB' ? 0 : 0x20]));
-    const long = ['OB', 'OW', 'SQ', 'UT', 'UN'].includes(e.vr);
-    const header = new Uint8Array(asImplicit ? 8 : long ? 12 : 8);
-    const v = new DataView(header.buffer);
-    v.setUint16(0, e.tag >>> 16, !asBig);
-    v.setUint16(2, e.tag & 0xffff, !asBig);
-    if (asImplicit) v.setUint32(4, value.length, !asBig);
-    else {
-      header[4] = e.vr.charCodeAt(0); header[5] = e.vr.charCodeAt(1);
-      if (long) v.setUint32(8, value.length, !asBig); else v.setUint16(6, value.length, !asBig);
-    }
-    return concat(header, value);
-  };
-  const body = concat(...[...opts.elements].sort((a, b) => a.tag - b.tag).map((e) => encode(e, implicit, big)));
-  if (opts.part10 === false) return body;
-  const sop = opts.elements.find((e) => e.tag === 0x00080018)?.value as string;
-  const metaElements = [
-    encode({ tag: 0x00020001, vr: 'OB', value: new Uint8Array([0, 1]) }, false, false),
-    encode({ tag: 0x00020002, vr: 'UI', value: '1.2.840.10008.5.1.4.1.1.7' }, false, false),
-    encode({ tag: 0x00020003, vr: 'UI', value: sop }, false, false),
-    encode({ tag: 0x00020010, vr: 'UI', value: opts.transferSyntax }, false, false),
-  ];
-  const metaBody = concat(...metaElements);
-  const groupLength = new Uint8Array(4);
-  new DataView(groupLength.buffer).setUint32(0, metaBody.length, true);
-  const meta = concat(encode({ tag: 0x00020000, vr: 'UL', value: groupLength }, false, false), metaBody);
-  return concat(new Uint8Array(128), ascii('DICM'), meta, body);
+  return writeDicomFile(opts.elements, { transferSyntax: opts.transferSyntax, part10: opts.part10 });
 }
 
 /** Where the pixel data's value starts: a head that ends just past it is what the server keeps of a very large file. */

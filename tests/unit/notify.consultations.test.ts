@@ -8,7 +8,8 @@ import type { ConsultationListItem } from '../../contract/consultations';
 import { consultationFeed } from '@/features/notify/feeds';
 import { createPoller, lastSeenId, type PollEnv } from '@/features/notify/poller';
 import { createHttp, isHttpError } from '@/lib/http';
-import { createToastStore } from '@/lib/toasts';
+import type { createToastStore } from '@/lib/toasts';
+import { memoryStorage, pollEnv } from '../support/notify';
 
 /**
  * The pending-consultation feed (core §4 "Notification polling", §7 "Polling") through the real poller and the real
@@ -38,11 +39,6 @@ function scriptedServer() {
 }
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-function memoryStorage(): PollEnv['storage'] & { removeItem(k: string): void; data: Map<string, string> } {
-  const data = new Map<string, string>();
-  return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) };
-}
 
 /** Built from local time parts, so the toast's "MM-DD HH:mm" is the same in every time zone. */
 const CREATED = new Date(2026, 10, 20, 9, 5).toISOString();
@@ -84,18 +80,9 @@ describe('the pending-consultation feed', () => {
     vi.useFakeTimers({ now: new Date(2026, 10, 22, 8, 0) });
     server = scriptedServer();
     storage = memoryStorage();
-    toasts = createToastStore({ setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as number) });
     sounds = [];
-    env = {
-      storage,
-      timers: { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as number) },
-      upsertToast: (input) => toasts.upsert(input),
-      hasToast: (key) => toasts.has(key),
-      playSound: (url) => void sounds.push(url),
-      soundUrl: '/sounds/consult.wav',
-      // The same test NotifyPolling applies.
-      isUnauthorized: (error) => isHttpError(error) && error.status === 401,
-    };
+    // The same unauthorised test NotifyPolling applies.
+    ({ toasts, env } = pollEnv({ storage, sounds, soundUrl: '/sounds/consult.wav', isUnauthorized: (error) => isHttpError(error) && error.status === 401 }));
   });
   afterEach(() => vi.useRealTimers());
 

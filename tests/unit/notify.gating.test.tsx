@@ -1,9 +1,8 @@
 // @vitest-environment jsdom
 import { act, cleanup, render } from '@testing-library/react';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import type { i18n as I18n } from 'i18next';
+import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import en from '../../locales/en.json';
 import type { Action } from '../../contract/actions';
 import type { Permissions, User } from '../../contract/accounts';
 import { CONSULTATION_POLL_MS } from '../../contract/constants';
@@ -11,6 +10,7 @@ import type { Group } from '../../contract/domain';
 import { NotifyPolling } from '@/features/notify/NotifyPolling';
 import { bucketsWith, notifyPlan } from '@/features/notify/plan';
 import { toasts } from '@/lib/toasts';
+import { demoGroup, englishI18n, RAD1_USER } from '../support/notify';
 
 /**
  * Issue 32: each notification goes only to those who can act on it. A new exam is for those who write reports in its
@@ -56,20 +56,12 @@ const CONSULTATION = {
   appliedBucketName: '市第一人民医院放射科', joinedBuckets: [{ id: CENTRE, name: '远程影像专家中心' }], scheduledTime: null,
 };
 
-const USER: User = {
-  id: 2, username: 'rad1', name: '李明', fullName: '李明', avatar: null, signature: null, mobile: null, techTitle: null, registry: null,
-  canCreateGroup: false, domainName: {},
-};
-const GROUP: Group = {
-  id: 1, accessLevel: 0, displayName: '示范医疗集团', domainName: null, openTelemed: false, enableRegistry: false, enableStat: false,
-  enableConsultation: true, autoNotifyAudio: '/sounds/exam.wav', autoConsulNotifyAudio: '/sounds/consult.wav', defaultConsultationBucketId: null,
-  defaultExpertBucketId: null, isGroupKb: false, featEncryptionViewerOn: false, enableCalling: false, openPrivateCloud: '0',
-  allowOverview: false, enableCredit: false, pathologyUrl: null, allowAccountMgmt: false, readsStatistics: false,
-};
+const USER: User = RAD1_USER;
+const GROUP: Group = demoGroup({ autoNotifyAudio: '/sounds/exam.wav', autoConsulNotifyAudio: '/sounds/consult.wav' });
 
-const i18n = i18next.createInstance();
+let i18n: I18n;
 beforeAll(async () => {
-  await i18n.use(initReactI18next).init({ lng: 'en', resources: { en: { translation: en } }, interpolation: { escapeValue: false } });
+  i18n = await englishI18n();
 });
 beforeEach(() => {
   vi.useFakeTimers();

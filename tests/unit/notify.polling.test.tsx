@@ -1,9 +1,8 @@
 // @vitest-environment jsdom
 import { act, cleanup, render } from '@testing-library/react';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import type { i18n as I18n } from 'i18next';
+import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import en from '../../locales/en.json';
 import type { User } from '../../contract/accounts';
 import { CONSULTATION_POLL_MS, STORAGE_KEYS } from '../../contract/constants';
 import type { ConsultationListItem } from '../../contract/consultations';
@@ -13,6 +12,7 @@ import { NotifyPolling } from '@/features/notify/NotifyPolling';
 import { notifySounds } from '@/features/notify/sounds';
 import { HttpError } from '@/lib/http';
 import { toasts } from '@/lib/toasts';
+import { demoGroup, englishI18n, RAD1_USER, recordSounds } from '../support/notify';
 
 /**
  * <NotifyPolling /> as the shell mounts it: the consultation poller runs only while the session is ready and a group
@@ -36,16 +36,8 @@ vi.mock('@/lib/http', async (original) => ({
   },
 }));
 
-const USER: User = {
-  id: 2, username: 'rad1', name: '李明', fullName: '李明', avatar: null, signature: null, mobile: null, techTitle: null, registry: null,
-  canCreateGroup: false, domainName: {},
-};
-const group = (flags: Partial<Group>): Group => ({
-  id: 1, accessLevel: 0, displayName: '示范医疗集团', domainName: null, openTelemed: false, enableRegistry: false, enableStat: false,
-  enableConsultation: true, autoNotifyAudio: null, autoConsulNotifyAudio: null, defaultConsultationBucketId: null,
-  defaultExpertBucketId: null, isGroupKb: false, featEncryptionViewerOn: false, enableCalling: false, openPrivateCloud: '0',
-  allowOverview: false, enableCredit: false, pathologyUrl: null, allowAccountMgmt: false, readsStatistics: false, ...flags,
-});
+const USER: User = RAD1_USER;
+const group = (flags: Partial<Group>): Group => demoGroup(flags);
 const CONSULT_SOUND = '/sounds/consult.wav';
 const EXAM_SOUND = '/sounds/exam.wav';
 
@@ -54,11 +46,11 @@ const item: ConsultationListItem = {
   appliedBucketName: '市第一人民医院放射科', joinedBuckets: [{ id: 2, name: '远程影像专家中心' }], scheduledTime: null,
 };
 
-const i18n = i18next.createInstance();
+let i18n: I18n;
 let played: string[];
 
 beforeAll(async () => {
-  await i18n.use(initReactI18next).init({ lng: 'en', resources: { en: { translation: en } }, interpolation: { escapeValue: false } });
+  i18n = await englishI18n();
 });
 beforeEach(() => {
   vi.useFakeTimers();
@@ -68,10 +60,7 @@ beforeEach(() => {
   state.posts.length = 0;
   state.answer = () => Promise.resolve({ items: [], total: 0 });
   played = [];
-  vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function play(this: HTMLMediaElement) {
-    played.push(new URL(this.src).pathname);
-    return Promise.resolve();
-  });
+  recordSounds(played);
 });
 afterEach(() => {
   cleanup();

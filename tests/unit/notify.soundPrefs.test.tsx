@@ -1,9 +1,8 @@
 // @vitest-environment jsdom
 import { act, cleanup, render } from '@testing-library/react';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import type { i18n as I18n } from 'i18next';
+import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import en from '../../locales/en.json';
 import type { User } from '../../contract/accounts';
 import type { ConsultationListItem } from '../../contract/consultations';
 import type { Group } from '../../contract/domain';
@@ -11,6 +10,7 @@ import { NotifyPolling } from '@/features/notify/NotifyPolling';
 import { createPoller, type PollEnv, type PollFeed } from '@/features/notify/poller';
 import { soundEnabled } from '@/features/notify/sounds';
 import { toasts } from '@/lib/toasts';
+import { demoGroup, englishI18n, RAD1_USER, recordSounds } from '../support/notify';
 
 /**
  * settings/notification: the account's sound switches (accounts.notification_prefs). Off, a feed still polls and
@@ -28,35 +28,24 @@ vi.mock('@/lib/http', async (original) => ({
   http: { post: (path: string) => state.answer(path) },
 }));
 
-const USER: User = {
-  id: 2, username: 'rad1', name: '李明', fullName: '李明', avatar: null, signature: null, mobile: null, techTitle: null, registry: null,
-  canCreateGroup: false, domainName: {}, notificationPrefs: { examSound: true, consultationSound: true },
-};
-const GROUP: Group = {
-  id: 1, accessLevel: 0, displayName: '示范医疗集团', domainName: null, openTelemed: false, enableRegistry: false, enableStat: false,
-  enableConsultation: true, autoNotifyAudio: null, autoConsulNotifyAudio: '/sounds/consult.wav', defaultConsultationBucketId: null,
-  defaultExpertBucketId: null, isGroupKb: false, featEncryptionViewerOn: false, enableCalling: false, openPrivateCloud: '0',
-  allowOverview: false, enableCredit: false, pathologyUrl: null, allowAccountMgmt: false, readsStatistics: false,
-};
+const USER: User = { ...RAD1_USER, notificationPrefs: { examSound: true, consultationSound: true } };
+const GROUP: Group = demoGroup({ autoConsulNotifyAudio: '/sounds/consult.wav' });
 const item = (id: number): ConsultationListItem => ({
   id, patientName: '赵磊', created: new Date(2026, 10, 21, 14, 30).toISOString(), reason: '肝右叶结节', status: 0,
   appliedBucketName: '市第一人民医院放射科', joinedBuckets: [], scheduledTime: null,
 });
 
-const i18n = i18next.createInstance();
+let i18n: I18n;
 let played: string[];
 beforeAll(async () => {
-  await i18n.use(initReactI18next).init({ lng: 'en', resources: { en: { translation: en } }, interpolation: { escapeValue: false } });
+  i18n = await englishI18n();
 });
 beforeEach(() => {
   vi.useFakeTimers();
   toasts.clear();
   localStorage.clear();
   played = [];
-  vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function play(this: HTMLMediaElement) {
-    played.push(new URL(this.src).pathname);
-    return Promise.resolve();
-  });
+  recordSounds(played);
 });
 afterEach(() => {
   cleanup();

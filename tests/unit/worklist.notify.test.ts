@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EXAM_POLL_MS } from '../../contract/constants';
-import { createToastStore } from '@/lib/toasts';
+import type { createToastStore } from '@/lib/toasts';
+import { memoryStorage, pollEnv } from '../support/notify';
 import { createPoller, isNews, lastSeenId, recordSeen, type PollEnv, type PollFeed, type PollPage } from '@/features/notify/poller';
 
 interface Item {
@@ -9,11 +10,6 @@ interface Item {
 
 class Unauthorized extends Error {
   status = 401;
-}
-
-function memoryStorage(): PollEnv['storage'] & { data: Map<string, string> } {
-  const data = new Map<string, string>();
-  return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v) };
 }
 
 /** A feed whose answers the test sets round by round; it counts the calls. */
@@ -47,17 +43,8 @@ describe('notification polling rules', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     storage = memoryStorage();
-    toasts = createToastStore({ setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as number) });
     sounds = [];
-    env = {
-      storage,
-      timers: { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as number) },
-      upsertToast: (input) => toasts.upsert(input),
-      hasToast: (key) => toasts.has(key),
-      playSound: (url) => void sounds.push(url),
-      soundUrl: '/sounds/notify.wav',
-      isUnauthorized: (error) => error instanceof Unauthorized,
-    };
+    ({ toasts, env } = pollEnv({ storage, sounds, soundUrl: '/sounds/notify.wav', isUnauthorized: (error) => error instanceof Unauthorized }));
   });
   afterEach(() => vi.useRealTimers());
 

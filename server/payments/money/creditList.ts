@@ -4,7 +4,8 @@ import type { Language } from '../../../contract/constants';
 import { CREDIT_FILTER_FIELDS, CREDIT_LEDGER_KINDS, formatYuan, type CreditLedgerEntry, type CreditLedgerKind } from '../../../contract/payments';
 import type { Db } from '../../db/client';
 import { accounts, creditLedger, reportOrders } from '../../db/schema';
-import { writeWorkbook, type Labels, type SheetColumn } from '../../http/workbook';
+import { sheetColumns, wordTable, words } from '../../http/sheetColumns';
+import { writeWorkbook } from '../../http/workbook';
 import { compileListFilters, oneOf, orderOf, valueKinds, type ListOrder, type ListQuery } from '../../http/pageQuery';
 
 /** A group's credit ledger on the shared page-query engine (the whitelist is contract/payments.ts), and its export. */
@@ -61,23 +62,23 @@ export async function ledgerSums(db: Db, groupId: number, from?: Date, to?: Date
   return out;
 }
 
-const KIND: Record<CreditLedgerKind, Labels> = {
-  recharge: { chs: '充值', en: 'Recharge', tib: 'སྣོན་འཇུག' },
-  charge: { chs: '扣费', en: 'Charge', tib: 'རིན་བཅད།' },
-  refund: { chs: '退款', en: 'Refund', tib: 'ཕྱིར་སློག' },
-  adjust: { chs: '调整', en: 'Adjustment', tib: 'སྙོམ་སྒྲིག' },
-};
-const COLUMNS: SheetColumn<CreditLedgerEntry>[] = [
-  { key: 'id', width: 8, label: { chs: '编号', en: 'No.', tib: 'ཨང་།' }, value: (r) => r.id },
-  { key: 'created', width: 18, label: { chs: '时间', en: 'Time', tib: 'དུས་ཚོད།' }, value: (r) => new Date(r.created) },
-  { key: 'kind', width: 10, label: { chs: '类型', en: 'Kind', tib: 'རིགས།' }, value: (r, l) => KIND[r.kind][l] },
-  { key: 'amount', width: 12, label: { chs: '金额（元）', en: 'Amount (yuan)', tib: 'དངུལ་འབོར། (ཡོན།)' }, value: (r) => formatYuan(r.amountFen) },
-  { key: 'balance', width: 12, label: { chs: '余额（元）', en: 'Balance (yuan)', tib: 'ལྷག་མ། (ཡོན།)' }, value: (r) => formatYuan(r.balanceAfterFen) },
-  { key: 'requestNo', width: 20, label: { chs: '申请单号', en: 'Request no.', tib: 'ཞུ་ཡིག་ཨང་།' }, value: (r) => r.requestNo ?? '' },
-  { key: 'account', width: 14, label: { chs: '操作人', en: 'By', tib: 'བཀོལ་མཁན།' }, value: (r) => r.accountName ?? '' },
-  { key: 'note', width: 30, label: { chs: '备注', en: 'Note', tib: 'མཆན།' }, value: (r) => r.note ?? '' },
-];
-const SHEET: Labels = { chs: '余额明细', en: 'Credit ledger', tib: 'ལྷག་འབོར་ཐོ།' };
+const KIND = wordTable<CreditLedgerKind>({
+  recharge: ['充值', 'Recharge', 'སྣོན་འཇུག'],
+  charge: ['扣费', 'Charge', 'རིན་བཅད།'],
+  refund: ['退款', 'Refund', 'ཕྱིར་སློག'],
+  adjust: ['调整', 'Adjustment', 'སྙོམ་སྒྲིག'],
+});
+const COLUMNS = sheetColumns<CreditLedgerEntry>([
+  ['id', 8, ['编号', 'No.', 'ཨང་།'], (r) => r.id],
+  ['created', 18, ['时间', 'Time', 'དུས་ཚོད།'], (r) => new Date(r.created)],
+  ['kind', 10, ['类型', 'Kind', 'རིགས།'], (r, l) => KIND[r.kind][l]],
+  ['amount', 12, ['金额（元）', 'Amount (yuan)', 'དངུལ་འབོར། (ཡོན།)'], (r) => formatYuan(r.amountFen)],
+  ['balance', 12, ['余额（元）', 'Balance (yuan)', 'ལྷག་མ། (ཡོན།)'], (r) => formatYuan(r.balanceAfterFen)],
+  ['requestNo', 20, ['申请单号', 'Request no.', 'ཞུ་ཡིག་ཨང་།'], (r) => r.requestNo ?? ''],
+  ['account', 14, ['操作人', 'By', 'བཀོལ་མཁན།'], (r) => r.accountName ?? ''],
+  ['note', 30, ['备注', 'Note', 'མཆན།'], (r) => r.note ?? ''],
+]);
+const SHEET = words(['余额明细', 'Credit ledger', 'ལྷག་འབོར་ཐོ།']);
 
 /** The ledger as an .xlsx workbook: amounts as yuan text from integer fen (exact), times in the reader's zone. */
 export function ledgerWorkbook(rows: readonly CreditLedgerEntry[], lang: Language, timeZone: string): Promise<Buffer> {

@@ -1,8 +1,10 @@
 /**
- * A small DICOM Part 10 writer for the demo images and the viewer's test fixtures (tests/fixtures/dicom/generate.ts):
- * an Explicit VR Little Endian data set, UTF-8 text (ISO_IR 192), one image per file, its pixels native or one
- * encapsulated frame (JPEG 2000, HTJ2K) under the file meta's transfer syntax. The upload path reads the result like
- * any modality's file.
+ * The one DICOM Part 10 writer of the product's own files: the demo images, the viewer's test fixtures
+ * (tests/fixtures/dicom/generate.ts), the tests' files in older encodings (tests/support/dicom.ts writeDicom) and the
+ * benches' CT studies (bench/support/orthanc.ts, bench/uploads.ts). UTF-8 text (ISO_IR 192), one image per file, its
+ * pixels native or one encapsulated frame (JPEG 2000, HTJ2K) under the file meta's transfer syntax. The data set is
+ * Explicit VR Little Endian, or Implicit VR Little Endian / Explicit VR Big Endian when the meta names those; it can
+ * also be written bare (no preamble, no meta). The upload path reads the result like any modality's file.
  */
 export type ElementValue = string | number | readonly number[] | Uint8Array | Uint16Array | Int16Array;
 export interface Element {
@@ -12,41 +14,59 @@ export interface Element {
 }
 
 export const EXPLICIT_LITTLE = '1.2.840.10008.1.2.1';
+export const IMPLICIT_LITTLE = '1.2.840.10008.1.2';
+export const EXPLICIT_BIG = '1.2.840.10008.1.2.2';
 const IMPLEMENTATION_UID = '1.2.826.0.1.3680043.8.498.1';
 const LONG_VRS = new Set(['OB', 'OW', 'OF', 'SQ', 'UT', 'UN']);
 const utf8 = new TextEncoder();
 
-function bytesOf(vr: string, value: ElementValue): Uint8Array {
+/** How a data set's elements are laid out: the meta group is always explicit little endian. */
+interface Layout { implicit: boolean; little: boolean }
+const META_LAYOUT: Layout = { implicit: false, little: true };
+const layoutOf = (transferSyntax: string): Layout => ({ implicit: transferSyntax === IMPLICIT_LITTLE, little: transferSyntax !== EXPLICIT_BIG });
+
+function bytesOf(vr: string, value: ElementValue, little: boolean): Uint8Array {
   if (value instanceof Uint8Array) return value;
-  if (value instanceof Uint16Array || value instanceof Int16Array) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  if (value instanceof Uint16Array || value instanceof Int16Array) {
+    const out = new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+    if (little) return out;
+    // Words in big endian: each pair of bytes turned round (a copy; the caller's array stays as it was).
+    const swapped = new Uint8Array(out.length);
+    for (let i = 0; i < out.length; i += 2) { swapped[i] = out[i + 1]!; swapped[i + 1] = out[i]!; }
+    return swapped;
+  }
   const numbers = typeof value === 'number' ? [value] : typeof value === 'string' ? null : value;
   if (numbers && (vr === 'US' || vr === 'UL' || vr === 'SS')) {
     const size = vr === 'UL' ? 4 : 2;
     const out = new Uint8Array(numbers.length * size);
     const view = new DataView(out.buffer);
-    numbers.forEach((n, i) => (size === 4 ? view.setUint32(i * size, n, true) : vr === 'SS' ? view.setInt16(i * 2, n, true) : view.setUint16(i * 2, n, true)));
+    numbers.forEach((n, i) => (size === 4 ? view.setUint32(i * size, n, little) : vr === 'SS' ? view.setInt16(i * 2, n, little) : view.setUint16(i * 2, n, little)));
     return out;
   }
   return utf8.encode(numbers ? numbers.join('\\') : String(value));
 }
 
-function encode(e: Element): Uint8Array {
-  let value = bytesOf(e.vr, e.value);
+function encode(e: Element, layout: Layout = META_LAYOUT): Uint8Array {
+  const { implicit, little } = layout;
+  let value = bytesOf(e.vr, e.value, little);
   if (value.length % 2) {
     const padded = new Uint8Array(value.length + 1);
     padded.set(value);
     padded[value.length] = e.vr === 'UI' || e.vr === 'OB' ? 0 : 0x20;
     value = padded;
   }
-  const long = LONG_VRS.has(e.vr);
+  const long = !implicit && LONG_VRS.has(e.vr);
   const out = new Uint8Array((long ? 12 : 8) + value.length);
   const view = new DataView(out.buffer);
-  view.setUint16(0, e.tag >>> 16, true);
-  view.setUint16(2, e.tag & 0xffff, true);
-  out[4] = e.vr.charCodeAt(0);
-  out[5] = e.vr.charCodeAt(1);
-  if (long) view.setUint32(8, value.length, true);
-  else view.setUint16(6, value.length, true);
+  view.setUint16(0, e.tag >>> 16, little);
+  view.setUint16(2, e.tag & 0xffff, little);
+  if (implicit) view.setUint32(4, value.length, little);
+  else {
+    out[4] = e.vr.charCodeAt(0);
+    out[5] = e.vr.charCodeAt(1);
+    if (long) view.setUint32(8, value.length, little);
+    else view.setUint16(6, value.length, little);
+  }
   out.set(value, long ? 12 : 8);
   return out;
 }
@@ -62,8 +82,14 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
 }
 
 export interface WriteOptions {
-  /** The file meta's transfer syntax (default Explicit VR Little Endian); the data set itself is always written so. */
+  /**
+   * The file meta's transfer syntax (default Explicit VR Little Endian). The data set is written in Implicit VR Little
+   * Endian or Explicit VR Big Endian when this names one of those, else in Explicit VR Little Endian (the encapsulated
+   * syntaxes' own).
+   */
   transferSyntax?: string;
+  /** false: the data set alone, no preamble and no meta group (a bare data set, as some old systems send). */
+  part10?: boolean;
   implementationUid?: string;
   /** One compressed frame, written as encapsulated pixel data after the data set. */
   encapsulatedFrame?: Uint8Array;
@@ -103,11 +129,29 @@ export function writeDicomFile(elements: readonly Element[], options: WriteOptio
     encode({ tag: 0x00020010, vr: 'UI', value: options.transferSyntax ?? EXPLICIT_LITTLE }),
     encode({ tag: 0x00020012, vr: 'UI', value: options.implementationUid ?? IMPLEMENTATION_UID }),
   ]);
-  const body = concat([...elements].sort((a, b) => a.tag - b.tag).map(encode));
+  const layout = layoutOf(options.transferSyntax ?? EXPLICIT_LITTLE);
+  const body = concat([...elements].sort((a, b) => a.tag - b.tag).map((e) => encode(e, layout)));
+  if (options.part10 === false) return body;
   const preamble = new Uint8Array(132);
   preamble.set(utf8.encode('DICM'), 128);
   return concat([
     preamble, encode({ tag: 0x00020000, vr: 'UL', value: meta.length }), meta, body,
     options.encapsulatedFrame ? encapsulated(options.encapsulatedFrame) : new Uint8Array(0),
   ]);
+}
+
+/**
+ * The image pixel module's description of the pixels (PS3.3 C.7.6.3): samples per pixel, photometric
+ * interpretation, bits allocated and stored, the high bit just under the stored ones, and the sign.
+ */
+export function pixelDescription(o: { samples: number; photometric: string; bitsAllocated: number; bitsStored?: number; signed?: boolean }): Element[] {
+  const stored = o.bitsStored ?? o.bitsAllocated;
+  return [
+    { tag: 0x00280002, vr: 'US', value: o.samples },
+    { tag: 0x00280004, vr: 'CS', value: o.photometric },
+    { tag: 0x00280100, vr: 'US', value: o.bitsAllocated },
+    { tag: 0x00280101, vr: 'US', value: stored },
+    { tag: 0x00280102, vr: 'US', value: stored - 1 },
+    { tag: 0x00280103, vr: 'US', value: o.signed ? 1 : 0 },
+  ];
 }

@@ -1,24 +1,18 @@
 import { sql } from 'drizzle-orm';
 import { CONSULTATION_STATUS } from '../../../contract/consultations';
-import type { StatColumn } from '../../../contract/statistics';
 import { buckets, consultations } from '../../db/schema';
-import { maybe, num, ROWS_MAX, seriesOf } from '../result';
+import { addUp, maybe, num, ROWS_MAX, seriesOf, statColumns } from '../result';
 import type { StatBody, StatContext } from '../types';
 import { inScope, inWindow, periodOf } from '../window';
 import { byCountThenName, rowsOf } from './rank';
 
 const STATUS_KEYS = [0, 1, 2, 3, 4].map((s) => `status-${s}`);
 
-const COLUMNS: StatColumn[] = [
-  { key: 'target', kind: 'text' },
-  { key: 'requested', kind: 'count' },
-  { key: 'completed', kind: 'count' },
-  { key: 'canceled', kind: 'count' },
-  { key: 'open', kind: 'count' },
-  { key: 'completionMean', kind: 'minutes' },
-  // A mean of 1..5 stars: a number shown as it is, one decimal.
-  { key: 'ratingMean', kind: 'count' },
-];
+// ratingMean, a mean of 1..5 stars: a number shown as it is, one decimal.
+const COLUMNS = statColumns({
+  target: 'text', requested: 'count', completed: 'count', canceled: 'count',
+  open: 'count', completionMean: 'minutes', ratingMean: 'count',
+});
 
 interface Raw {
   period: string; status: number; target_id: number; target: string; n: unknown;
@@ -76,10 +70,7 @@ export async function consulStat({ db, scope, window: w }: StatContext): Promise
     completionMean: t.doneN > 0 ? maybe(t.doneMinutes / t.doneN) : null,
     ratingMean: t.ratingN > 0 ? maybe(t.ratingSum / t.ratingN) : null,
   });
-  const whole = all.reduce((s, t) => ({
-    requested: s.requested + t.requested, completed: s.completed + t.completed, canceled: s.canceled + t.canceled, open: s.open + t.open,
-    doneMinutes: s.doneMinutes + t.doneMinutes, doneN: s.doneN + t.doneN, ratingSum: s.ratingSum + t.ratingSum, ratingN: s.ratingN + t.ratingN,
-  }), { requested: 0, completed: 0, canceled: 0, open: 0, doneMinutes: 0, doneN: 0, ratingSum: 0, ratingN: 0 });
+  const whole = addUp(all, ['requested', 'completed', 'canceled', 'open', 'doneMinutes', 'doneN', 'ratingSum', 'ratingN']);
   return {
     series: seriesOf(w.periods, raw.map((r) => ({ period: r.period, key: `status-${Number(r.status)}`, value: num(r.n) })), { kind: 'count', keys: STATUS_KEYS }),
     columns: COLUMNS,

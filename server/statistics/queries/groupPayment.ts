@@ -1,18 +1,11 @@
 import { sql } from 'drizzle-orm';
-import type { StatColumn } from '../../../contract/statistics';
 import { chargeOrders, reportOrders } from '../../db/schema';
-import { num, seriesOf } from '../result';
+import { addUp, num, seriesOf, statColumns } from '../result';
 import type { StatBody, StatContext } from '../types';
 import { inScope, inWindow, periodOf } from '../window';
 import { byCountThenName, rowsOf } from './rank';
 
-const COLUMNS: StatColumn[] = [
-  { key: 'channel', kind: 'code' },
-  { key: 'payments', kind: 'count' },
-  { key: 'paidFen', kind: 'fen' },
-  { key: 'refunds', kind: 'count' },
-  { key: 'refundedFen', kind: 'fen' },
-];
+const COLUMNS = statColumns({ channel: 'code', payments: 'count', paidFen: 'fen', refunds: 'count', refundedFen: 'fen' });
 
 type Kind = 'paid' | 'refunded' | 'recharged';
 interface Raw { period: string; kind: Kind; channel: string | null; n: unknown; fen: unknown }
@@ -57,11 +50,10 @@ export async function groupPaymentStat({ db, scope, window: w }: StatContext): P
     channels.set(channel, c);
   }
   const rows = [...channels.values()].sort(byCountThenName((c) => c.payments, (c) => c.channel));
-  const sum = (pick: (c: (typeof rows)[number]) => number) => rows.reduce((s, c) => s + pick(c), 0);
   return {
     series: seriesOf(w.periods, raw.map((r) => ({ period: r.period, key: r.kind, value: num(r.fen) })), { kind: 'fen', keys: ['paid', 'refunded', 'recharged'] }),
     columns: COLUMNS,
     rows,
-    totals: { payments: sum((c) => c.payments), paidFen: sum((c) => c.paidFen), refunds: sum((c) => c.refunds), refundedFen: sum((c) => c.refundedFen) },
+    totals: addUp(rows, ['payments', 'paidFen', 'refunds', 'refundedFen']),
   };
 }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { StatCell } from '../../../contract/statistics';
-import { num, seriesOf } from '../result';
+import { num, seriesOf, statColumns } from '../result';
 import type { StatBody, StatContext } from '../types';
 import { deviceNames, examsWithReports, grouped, idOf, level, ordered } from './shared';
 
@@ -35,10 +35,7 @@ export async function modalityStat(ctx: StatContext): Promise<StatBody> {
   const total = level(all)[0] ?? {};
   return {
     series,
-    columns: [
-      { key: 'device', kind: 'text' }, { key: 'modality', kind: 'text' }, { key: 'exams', kind: 'count' },
-      { key: 'bodyParts', kind: 'count' }, { key: 'withImages', kind: 'count' },
-    ],
+    columns: statColumns({ device: 'text', modality: 'text', exams: 'count', bodyParts: 'count', withImages: 'count' }),
     rows,
     totals: { exams: num(total.exams), bodyParts: num(total.body_parts), withImages: num(total.with_images) },
   };

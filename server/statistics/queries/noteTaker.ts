@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { StatCell } from '../../../contract/statistics';
 import { reports } from '../../db/schema';
-import { num, seriesOf, topSeries } from '../result';
+import { num, seriesOf, statColumns, topSeries } from '../result';
 import type { StatBody, StatContext } from '../types';
 import { accountNames, approvedReports, grouped, idOf, level, ordered } from './shared';
 
@@ -27,7 +27,7 @@ export async function noteTakerStat(ctx: StatContext): Promise<StatBody> {
   })), { kind: 'count', labelOf: (key) => nameOf(Number(key.slice('account-'.length))) }));
   return {
     series,
-    columns: [{ key: 'noteTaker', kind: 'text' }, { key: 'reports', kind: 'count' }, { key: 'bodyParts', kind: 'count' }, { key: 'positive', kind: 'count' }],
+    columns: statColumns({ noteTaker: 'text', reports: 'count', bodyParts: 'count', positive: 'count' }),
     rows,
     totals: figures(level(all)[0] ?? {}),
   };

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { StatCell } from '../../../contract/statistics';
 import { consultations, reportOrders } from '../../db/schema';
-import { maybe, num, percent, seriesOf, topSeries } from '../result';
+import { maybe, num, percent, seriesOf, statColumns, topSeries } from '../result';
 import type { StatBody, StatContext } from '../types';
 import { inScope, inWindow, periodOf } from '../window';
 import {
@@ -54,11 +54,10 @@ export async function overviewTotalStat(ctx: StatContext): Promise<StatBody> {
   ]), { kind: 'count', keys: ['exams', 'approved'] });
   return {
     series,
-    columns: [
-      { key: 'period', kind: 'text' }, { key: 'exams', kind: 'count' }, { key: 'reported', kind: 'count' }, { key: 'approved', kind: 'count' },
-      { key: 'positiveRate', kind: 'percent' }, { key: 'firstReportMedian', kind: 'minutes' }, { key: 'approvalMedian', kind: 'minutes' },
-      { key: 'consultations', kind: 'count' }, { key: 'applications', kind: 'count' }, { key: 'paidFen', kind: 'fen' },
-    ],
+    columns: statColumns({
+      period: 'text', exams: 'count', reported: 'count', approved: 'count', positiveRate: 'percent',
+      firstReportMedian: 'minutes', approvalMedian: 'minutes', consultations: 'count', applications: 'count', paidFen: 'fen',
+    }),
     rows,
     totals: figures(level(examRows)[0], null),
   };
@@ -90,10 +89,7 @@ export async function overviewUserStat(ctx: StatContext): Promise<StatBody> {
   })), { kind: 'count', labelOf: (key) => nameOf(Number(key.slice('account-'.length))) }));
   return {
     series,
-    columns: [
-      { key: 'radiologist', kind: 'text' }, { key: 'reported', kind: 'count' }, { key: 'approved', kind: 'count' },
-      { key: 'positive', kind: 'count' }, { key: 'firstReportMean', kind: 'minutes' },
-    ],
+    columns: statColumns({ radiologist: 'text', reported: 'count', approved: 'count', positive: 'count', firstReportMean: 'minutes' }),
     rows,
     totals: figures(level(all)[0]),
   };
@@ -117,10 +113,10 @@ export async function overviewBucketStat(ctx: StatContext): Promise<StatBody> {
   })), { kind: 'count', keys: ctx.scope.bucketIds.map((id) => `bucket-${id}`), labelOf: (key) => ctx.scope.names.get(Number(key.slice('bucket-'.length))) ?? key }));
   return {
     series,
-    columns: [
-      { key: 'organization', kind: 'text' }, { key: 'exams', kind: 'count' }, { key: 'reported', kind: 'count' }, { key: 'approved', kind: 'count' },
-      { key: 'positiveRate', kind: 'percent' }, { key: 'consultations', kind: 'count' }, { key: 'applications', kind: 'count' },
-    ],
+    columns: statColumns({
+      organization: 'text', exams: 'count', reported: 'count', approved: 'count',
+      positiveRate: 'percent', consultations: 'count', applications: 'count',
+    }),
     rows,
     totals: figures(level(examRows)[0], null),
   };

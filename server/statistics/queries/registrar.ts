@@ -1,21 +1,14 @@
 import { sql } from 'drizzle-orm';
 import type { RegistrationStatus } from '../../../contract/registry';
-import type { StatColumn } from '../../../contract/statistics';
 import { accounts, exams, registrations } from '../../db/schema';
-import { num, ROWS_MAX, seriesOf, topSeries } from '../result';
+import { addUp, num, ROWS_MAX, seriesOf, statColumns, topSeries } from '../result';
 import type { StatBody, StatContext } from '../types';
 import { inScope, inWindow, periodOf } from '../window';
 import { byCountThenName, rowsOf } from './rank';
 
 const CANCELLED: RegistrationStatus = 'Cancelled';
 
-const COLUMNS: StatColumn[] = [
-  { key: 'registrar', kind: 'text' },
-  { key: 'registrations', kind: 'count' },
-  { key: 'examLines', kind: 'count' },
-  { key: 'arrived', kind: 'count' },
-  { key: 'canceled', kind: 'count' },
-];
+const COLUMNS = statColumns({ registrar: 'text', registrations: 'count', examLines: 'count', arrived: 'count', canceled: 'count' });
 
 interface Raw { period: string; registrar_id: number | null; name: string | null; registrations: unknown; exam_lines: unknown; arrived: unknown; canceled: unknown }
 
@@ -60,16 +53,12 @@ export async function registrarStat({ db, scope, window: w }: StatContext): Prom
   const names = new Map(ranked.map((p) => [p.key, p.name]));
   const series = topSeries(seriesOf(w.periods, perPeriod, { kind: 'count', keys: ranked.map((p) => p.key), labelOf: (key) => names.get(key) ?? null }));
 
-  const sum = (pick: (p: Registrar) => number) => ranked.reduce((s, p) => s + pick(p), 0);
   return {
     series,
     columns: COLUMNS,
     rows: ranked.slice(0, ROWS_MAX).map((p) => ({
       registrar: p.name, registrations: p.registrations, examLines: p.examLines, arrived: p.arrived, canceled: p.canceled,
     })),
-    totals: {
-      registrations: sum((p) => p.registrations), examLines: sum((p) => p.examLines),
-      arrived: sum((p) => p.arrived), canceled: sum((p) => p.canceled),
-    },
+    totals: addUp(ranked, ['registrations', 'examLines', 'arrived', 'canceled']),
   };
 }

@@ -1,22 +1,16 @@
 import { sql } from 'drizzle-orm';
-import type { StatColumn } from '../../../contract/statistics';
 import { buckets, reportOrders, reportOrderTargets } from '../../db/schema';
-import { num, ROWS_MAX, seriesOf } from '../result';
+import { addUp, num, ROWS_MAX, seriesOf, statColumns } from '../result';
 import type { StatBody, StatContext } from '../types';
 import { inScope, inWindow, periodOf } from '../window';
 import { byCountThenName, rowsOf } from './rank';
 
 const TYPES = ['type-expert', 'type-remote'] as const;
 
-const COLUMNS: StatColumn[] = [
-  { key: 'type', kind: 'code' },
-  { key: 'target', kind: 'text' },
-  { key: 'applications', kind: 'count' },
-  { key: 'paid', kind: 'count' },
-  { key: 'refunded', kind: 'count' },
-  { key: 'withdrawn', kind: 'count' },
-  { key: 'amountFen', kind: 'fen' },
-];
+const COLUMNS = statColumns({
+  type: 'code', target: 'text', applications: 'count', paid: 'count',
+  refunded: 'count', withdrawn: 'count', amountFen: 'fen',
+});
 
 interface Counts { applications: unknown; paid: unknown; refunded: unknown; withdrawn: unknown; amount_fen: unknown }
 
@@ -60,11 +54,7 @@ export async function remoteReportStat({ db, scope, window: w }: StatContext): P
   });
   const rows = perTarget.map((r) => ({ type: `type-${r.type}`, target: r.target, ...figures(r) }))
     .sort(byCountThenName((r) => r.applications, (r) => `${r.target} ${r.type}`));
-  const totals = { applications: 0, paid: 0, refunded: 0, withdrawn: 0, amountFen: 0 };
-  for (const r of perPeriod) {
-    const f = figures(r);
-    for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += f[k];
-  }
+  const totals = addUp(perPeriod.map(figures), ['applications', 'paid', 'refunded', 'withdrawn', 'amountFen']);
   return {
     series: seriesOf(w.periods, perPeriod.map((r) => ({ period: r.period, key: `type-${r.type}`, value: num(r.applications) })), { kind: 'count', keys: TYPES }),
     columns: COLUMNS,

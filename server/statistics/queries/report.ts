@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { StatCell } from '../../../contract/statistics';
-import { maybe, num, seriesOf } from '../result';
+import { maybe, num, seriesOf, statColumns } from '../result';
 import type { StatBody, StatContext } from '../types';
 import { accountNames, EXAM_COUNTS, examsWithReports, grouped, idOf, level, meanOf, medianOf, minutes, ordered } from './shared';
 
@@ -43,11 +43,10 @@ export async function reportStat(ctx: StatContext): Promise<StatBody> {
   ], { kind: 'minutes', keys: ['firstReport', 'approval'] });
   return {
     series,
-    columns: [
-      { key: firstCol, kind: 'text' }, { key: 'exams', kind: 'count' }, { key: 'reported', kind: 'count' }, { key: 'approved', kind: 'count' },
-      { key: 'firstReportMean', kind: 'minutes' }, { key: 'firstReportMedian', kind: 'minutes' },
-      { key: 'approvalMean', kind: 'minutes' }, { key: 'approvalMedian', kind: 'minutes' },
-    ],
+    columns: statColumns({
+      [firstCol]: 'text', exams: 'count', reported: 'count', approved: 'count',
+      firstReportMean: 'minutes', firstReportMedian: 'minutes', approvalMean: 'minutes', approvalMedian: 'minutes',
+    }),
     rows,
     totals: figures(level(all)[0] ?? {}),
   };

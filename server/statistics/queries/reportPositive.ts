@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { StatCell } from '../../../contract/statistics';
-import { num, percent, seriesOf } from '../result';
+import { num, percent, seriesOf, statColumns } from '../result';
 import type { StatBody, StatContext } from '../types';
 import { approvedReports, grouped, level, ordered } from './shared';
 
@@ -27,10 +27,7 @@ export async function reportPositiveStat(ctx: StatContext): Promise<StatBody> {
   ];
   return {
     series,
-    columns: [
-      { key: 'modality', kind: 'text' }, { key: 'approved', kind: 'count' }, { key: 'positive', kind: 'count' },
-      { key: 'negative', kind: 'count' }, { key: 'unknown', kind: 'count' }, { key: 'positiveRate', kind: 'percent' },
-    ],
+    columns: statColumns({ modality: 'text', approved: 'count', positive: 'count', negative: 'count', unknown: 'count', positiveRate: 'percent' }),
     rows,
     totals: figures(level(all)[0] ?? {}),
   };

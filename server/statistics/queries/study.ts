@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { StatCell } from '../../../contract/statistics';
-import { num, percent, seriesOf } from '../result';
+import { num, percent, seriesOf, statColumns } from '../result';
 import type { StatBody, StatContext } from '../types';
 import { EXAM_COUNTS, examsWithReports, grouped, level, ordered } from './shared';
 
@@ -27,10 +27,10 @@ export async function studyStat(ctx: StatContext): Promise<StatBody> {
   });
   return {
     series,
-    columns: [
-      { key: 'modality', kind: 'text' }, { key: 'exams', kind: 'count' }, { key: 'bodyParts', kind: 'count' }, { key: 'withImages', kind: 'count' },
-      { key: 'reported', kind: 'count' }, { key: 'approved', kind: 'count' }, { key: 'approvedRate', kind: 'percent' },
-    ],
+    columns: statColumns({
+      modality: 'text', exams: 'count', bodyParts: 'count', withImages: 'count',
+      reported: 'count', approved: 'count', approvedRate: 'percent',
+    }),
     rows,
     totals: line(total ?? {}),
   };

@@ -83,6 +83,8 @@ export async function handleInbound(deps: Deps, bytes: Buffer, ctx: InboundConte
     if (!(err instanceof Hl7Refusal) && !(err instanceof ApiError)) ctx.log?.warn(`hl7: applying ${type.label} ${controlId} failed: ${(err as Error).message}`);
     ack = buildAck(msg, refusal.ackCode, refusal.err);
   }
+  // A character set we cannot write either: the ACK goes in UTF-8 and says so.
+  if (!decoded) ack.header.setField(18, 'UNICODE UTF-8');
   await finish(deps, claimed.id, {
     bucketId, outcome: refusal ? (refusal.ackCode === 'AR' ? 'rejected' : 'error') : 'applied', ackCode: refusal?.ackCode ?? 'AA',
     ack: ack.toString(), errorCode: refusal?.reason.slice(0, 48) ?? null, error: refusal ? refusal.err.message : (applied.note ?? null),

@@ -1,5 +1,5 @@
 import type { Hl7Reason } from '../../contract/hl7';
-import { ApiError } from '../http/errors';
+import type { ApiError } from '../http/errors';
 import type { AckCode, AckError } from './message';
 
 /**

@@ -83,6 +83,10 @@ describe('settings', () => {
       expect(r.status, JSON.stringify(bad)).toBe(400);
       expect(r.body.code).toBe('ParamsError');
     }
+    // One facility, one organisation: another organisation of the same admin cannot map it too.
+    const taken = await s.request('PUT', `buckets/${s.ids.expertCentreId}/hl7/settings`, { token: admin, body: { enabled: true, facilities: [{ facility: FACILITY }] } });
+    expect(taken.status, JSON.stringify(taken.body)).toBe(409);
+    expect(taken.body.code).toBe('DuplicateName');
     const trail = await auditTrail(s.db.db, 'bucket', hospital);
     expect(trail.at(-1)).toMatchObject({ action: 'hl7-settings', after: { enabled: true, facilities: [{ facility: FACILITY, application: '' }] } });
   });

@@ -10,6 +10,8 @@ import type { Deps } from '../deps';
  */
 export type LogRow = typeof hl7Messages.$inferSelect;
 type NewRow = typeof hl7Messages.$inferInsert;
+/** A pending claim older than this was left by a process that stopped (applying one message takes well under). */
+const STALE_MS = 60_000;
 
 export async function claim(deps: Deps, row: NewRow): Promise<{ claimed: true; id: number } | { claimed: false; row: LogRow }> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
@@ -20,6 +22,15 @@ export async function claim(deps: Deps, row: NewRow): Promise<{ claimed: true; i
     if (found && found.ack !== null) {
       await deps.db.update(hl7Messages).set({ repeats: sql`${hl7Messages.repeats} + 1` }).where(eq(hl7Messages.id, found.id));
       return { claimed: false, row: found };
+    }
+    // A claim left pending by a process that died while applying: the repeat takes it over (once: the conditional
+    // update lets one taker win) and applies the message; the registry's own checks (an order number already
+    // registered) keep a write that did commit from being made twice.
+    if (found && deps.clock.now().getTime() - found.created.getTime() > STALE_MS) {
+      const [taken] = await deps.db.update(hl7Messages).set({ created: deps.clock.now(), raw: row.raw, peer: row.peer ?? '' })
+        .where(and(eq(hl7Messages.id, found.id), eq(hl7Messages.outcome, 'pending'), eq(hl7Messages.created, found.created)))
+        .returning({ id: hl7Messages.id });
+      if (taken) return { claimed: true, id: taken.id };
     }
     // The first copy is still being applied (or its row vanished): wait for its ACK.
     await new Promise((r) => setTimeout(r, 50));

@@ -291,3 +291,19 @@ describe('the message log', () => {
     expect((await s.request('POST', `buckets/${hospital}/hl7/messages/query`, { token: registrar, body: {} })).status).toBe(403);
   });
 });
+
+describe('a claim left pending by a process that stopped', () => {
+  it('is taken over by the repeat after a minute, applied once and ACKed', async () => {
+    const m = orm();
+    await s.db.db.insert(t.hl7Messages).values({
+      direction: 'in', created: new Date(s.clock.now().getTime() - 120_000), controlId: m.controlId, messageType: 'ORM^O01', facility: FACILITY,
+      raw: m.text, outcome: 'pending',
+    });
+    const ack = await send(port, m.text);
+    expect(ack).toMatchObject({ code: 'AA', controlId: m.controlId });
+    expect((await find(m.orderId)).status).toBe(200);
+    const rows = await s.db.db.select().from(t.hl7Messages).where(eq(t.hl7Messages.controlId, m.controlId));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ outcome: 'applied', ackCode: 'AA' });
+  });
+});

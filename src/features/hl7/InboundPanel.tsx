@@ -41,7 +41,7 @@ export function InboundPanel({ orgId }: { orgId: number }) {
   const search = useRef<HTMLInputElement>(null);
 
   const filters = [
-    ...(term.trim() ? [{ field, operator: 'like', values: [`%${term.trim()}%`] }] : []),
+    ...(term.trim() ? [{ field, operator: 'like', values: [term.trim()] }] : []),
     ...(outcome ? [{ field: 'outcome', operator: 'equal', values: [outcome] }] : []),
     ...(type ? [{ field: 'messageType', operator: 'equal', values: [type] }] : []),
   ];

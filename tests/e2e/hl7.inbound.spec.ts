@@ -3,7 +3,8 @@ import { send } from '../support/hl7';
 import { prefer, signIn } from './support/session';
 
 /**
- * The organisation's HL7 tab (issue 36, orders in), by keyboard as the demo group admin: it shows the MLLP
+ * The organisation's HL7 tab (issue 36, orders in), by keyboard as the demo group admin: 7 opens it (from the
+ * procedures tab: the home tab's first field would take the digit); it shows the MLLP
  * port; the admin maps a sending facility and turns orders in on (Shift+H); an ADT^A08 sent over MLLP to that port
  * is ACKed AA and found in the log by its control id (Shift+F), its raw text and ACK opened with Enter.
  */
@@ -13,8 +14,11 @@ const stamp = String(Date.now()).slice(-6);
 test('the admin maps a facility, turns HL7 on and finds a received message with its raw text and ACK', async ({ page }) => {
   await prefer(page, { language: 'en' });
   await signIn(page, 'admin');
-  await page.goto(`${ORG_PAGE}/hl7`);
-  await expect(page.getByTestId('admin-title')).toBeVisible();
+  await page.goto(`${ORG_PAGE}/procedures`);
+  await expect(page.getByTestId('dicom-panel')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('7');
+  await expect(page).toHaveURL(/\/organizations\/1\/hl7$/);
   const panel = page.getByTestId('hl7-inbound');
   await expect(panel.getByTestId('hl7-listener')).toContainText('MLLP port');
   const port = Number((await panel.getByTestId('hl7-listener').locator('dd').first().innerText()).replace(/\D/g, ''));

@@ -1,3 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
 import { and, count, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '../../contract/common';
@@ -305,5 +310,36 @@ describe('a claim left pending by a process that stopped', () => {
     const rows = await s.db.db.select().from(t.hl7Messages).where(eq(t.hl7Messages.controlId, m.controlId));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ outcome: 'applied', ackCode: 'AA' });
+  });
+});
+
+describe('MLLP over TLS', () => {
+  it('answers over TLS with HL7_TLS_CERT/KEY, like over TCP', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hl7-tls-'));
+    try {
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '1',
+        '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
+      const listener = await startHl7Listener(s.deps, { port: 0, host: '127.0.0.1', tls: { cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8'), key: readFileSync(path.join(dir, 'key.pem'), 'utf8') } });
+      try {
+        const m = orm();
+        const socket = tls.connect({ port: listener.port, host: '127.0.0.1', rejectUnauthorized: false });
+        const reply = await new Promise<string>((resolve, reject) => {
+          let got = Buffer.alloc(0);
+          socket.on('data', (c: Buffer) => {
+            got = Buffer.concat([got, c]);
+            if (got.includes(Buffer.from([0x1c, 0x0d]))) resolve(got.subarray(1, got.length - 2).toString('utf8'));
+          });
+          socket.on('error', reject);
+          socket.once('secureConnect', () => socket.write(framed(m.text)));
+        });
+        socket.destroy();
+        expect(reply).toContain(`MSA|AA|${m.controlId}`);
+        expect(listener.tls).toBe(true);
+      } finally {
+        await listener.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -30,7 +30,7 @@ export const smsOutbox = (at: number) => `${dataDirOf(at)}/sms-outbox.jsonl`;
 const dist = process.env.E2E_DIST ?? 'dist';
 
 /** One lane's server, its own port, data folder and SMS outbox: a fresh embedded database seeded with the demo. */
-const serverOf = (at: number) => `PORT=${at} DICOM_PORT=${at + 30000} DATA_DIR=${dataDirOf(at)} SMS_OUTBOX_FILE=${smsOutbox(at)} npx tsx server/main.ts`;
+const serverOf = (at: number) => `PORT=${at} DICOM_PORT=${at + 30000} HL7_PORT=${at + 31000} DATA_DIR=${dataDirOf(at)} SMS_OUTBOX_FILE=${smsOutbox(at)} npx tsx server/main.ts`;
 
 /**
  * The servers. Playwright starts its web servers one after another, and seeding the demo (images included) takes half

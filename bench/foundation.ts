@@ -52,7 +52,7 @@ async function startServer(dataDir: string, port: number): Promise<{ child: Chil
   const started = performance.now();
   const child = spawn('npx', ['tsx', 'server/main.ts'], {
     cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DICOM_PORT: '0', HOST: '127.0.0.1', LOG: '1', SCRYPT_COST: String(SCRYPT_COST), DATABASE_URL: '' },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DICOM_PORT: '0', HL7_PORT: '0', HOST: '127.0.0.1', LOG: '1', SCRYPT_COST: String(SCRYPT_COST), DATABASE_URL: '' },
   });
   children.add(child);
   let stderr = '';

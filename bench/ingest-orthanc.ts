@@ -68,7 +68,7 @@ async function startOrthanc(root: string): Promise<Target> {
 async function startProduct(root: string): Promise<Target> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
-    ...process.env, DATA_DIR: path.join(root, 'product'), PORT: String(port), DICOM_PORT: '0', HOST: '127.0.0.1', SCRYPT_COST: '1024',
+    ...process.env, DATA_DIR: path.join(root, 'product'), PORT: String(port), DICOM_PORT: '0', HL7_PORT: '0', HOST: '127.0.0.1', SCRYPT_COST: '1024',
     TOKEN_SECRET: 'bench-ingest-orthanc-secret-0123456789', SEED_DEMO: '1', DATABASE_URL: '', NODE_ENV: 'production',
   };
   if (POSTGRES) {

@@ -26,7 +26,7 @@ const base = `http://127.0.0.1:${port}`;
 const data = mkdtempSync(path.join(tmpdir(), 'bench-syntaxes-data-'));
 const server = spawn('npx', ['tsx', 'server/main.ts'], {
   cwd: ROOT,
-  env: { ...process.env, DATABASE_URL: '', PORT: String(port), DICOM_PORT: '0', HOST: '127.0.0.1', DATA_DIR: data, CLIENT_DIR: path.join(ROOT, 'dist'), SCRYPT_COST: '1024', TOKEN_SECRET: 'bench-syntaxes', LOG: '0' },
+  env: { ...process.env, DATABASE_URL: '', PORT: String(port), DICOM_PORT: '0', HL7_PORT: '0', HOST: '127.0.0.1', DATA_DIR: data, CLIENT_DIR: path.join(ROOT, 'dist'), SCRYPT_COST: '1024', TOKEN_SECRET: 'bench-syntaxes', LOG: '0' },
   stdio: 'ignore',
   detached: true,
 });

@@ -77,7 +77,7 @@ async function firstImage(dir: string) {
   const data = mkdtempSync(path.join(tmpdir(), 'bench-viewer-data-'));
   const server = spawn('npx', ['tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(PORT), DICOM_PORT: '0', HOST: '127.0.0.1', DATA_DIR: data, CLIENT_DIR: dir, SCRYPT_COST: '1024', TOKEN_SECRET: 'bench-viewer', LOG: '0' },
+    env: { ...process.env, PORT: String(PORT), DICOM_PORT: '0', HL7_PORT: '0', HOST: '127.0.0.1', DATA_DIR: data, CLIENT_DIR: dir, SCRYPT_COST: '1024', TOKEN_SECRET: 'bench-viewer', LOG: '0' },
     stdio: 'ignore',
     detached: true,
   });

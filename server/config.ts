@@ -32,6 +32,15 @@ export interface Config {
   publicOrigin: string | null;
   /** DICOM_PORT, DICOM_AE_TITLE, DICOM_TLS_CERT, DICOM_TLS_KEY: the DICOM listener (server/dicom); null = off (DICOM_PORT=0). */
   dicom: DicomConfig | null;
+  /** HL7_PORT, HL7_TLS_CERT, HL7_TLS_KEY, HL7_MAX_BYTES: the HL7 v2 MLLP listener (server/hl7); null = off (HL7_PORT=0). */
+  hl7: Hl7ListenerConfig | null;
+}
+
+export interface Hl7ListenerConfig {
+  port: number;
+  tls: { cert: string; key: string } | null;
+  /** The largest message taken; a bigger one is answered AR (Hl7Oversize) and not kept. */
+  maxBytes: number;
 }
 
 export interface DicomConfig {
@@ -88,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wechatPay: wechatPay(env),
     publicOrigin: publicOrigin(env),
     dicom: dicom(env),
+    hl7: hl7(env),
   };
 }
 
@@ -109,6 +119,24 @@ export function dicom(env: NodeJS.ProcessEnv): DicomConfig | null {
     try { return readFileSync(path.resolve(file), 'utf8'); } catch (err) { throw new Error(`${name}=${file}: cannot read the file (${(err as Error).message})`, { cause: err }); }
   };
   return { port, aeTitle, tls: { cert: read('DICOM_TLS_CERT', certFile), key: read('DICOM_TLS_KEY', keyFile) } };
+}
+
+/**
+ * The HL7 v2 listener (orders in, issue 36): MLLP on port 2575 unless HL7_PORT says otherwise (0 turns it off);
+ * TLS with both HL7_TLS_CERT and HL7_TLS_KEY; HL7_MAX_BYTES caps one message (1 MiB by default).
+ */
+export function hl7(env: NodeJS.ProcessEnv): Hl7ListenerConfig | null {
+  const port = integer(env, 'HL7_PORT', 2575, 0, 65535);
+  if (port === 0) return null;
+  const maxBytes = integer(env, 'HL7_MAX_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024);
+  const certFile = env.HL7_TLS_CERT?.trim() ?? '';
+  const keyFile = env.HL7_TLS_KEY?.trim() ?? '';
+  if (!certFile && !keyFile) return { port, tls: null, maxBytes };
+  if (!certFile || !keyFile) throw new Error('HL7_TLS_CERT and HL7_TLS_KEY go together: set both or neither');
+  const read = (name: string, file: string) => {
+    try { return readFileSync(path.resolve(file), 'utf8'); } catch (err) { throw new Error(`${name}=${file}: cannot read the file (${(err as Error).message})`, { cause: err }); }
+  };
+  return { port, tls: { cert: read('HL7_TLS_CERT', certFile), key: read('HL7_TLS_KEY', keyFile) }, maxBytes };
 }
 
 /** Video is optional: all three LiveKit settings or none; some without the others would fail only at the first call. */

@@ -26,4 +26,6 @@ export interface Deps {
   payments?: PaymentProvider;
   /** The DICOM listener once it listens (server/main.ts sets it after start; absent: off). `host`: DICOM_HOST. */
   dicomNode?: { aeTitle: string; port: number; host?: string | null };
+  /** The HL7 v2 listener when it runs (server/hl7/listener.ts): its port and whether it speaks TLS. */
+  hl7Node?: { port: number; tls: boolean };
 }

@@ -5,6 +5,7 @@ import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { systemClock, type Deps } from './deps';
 import { startDicomListener } from './dicom/listener';
+import { startHl7Listener } from './hl7/listener';
 import { tuneHeap } from './heap';
 import { seedDemoIfEmpty } from './seed/demo';
 import { storageFromEnv } from './storage';
@@ -29,6 +30,11 @@ const dicom = config.dicom
   ? await startDicomListener(deps, { port: config.dicom.port, host: config.host, aeTitle: config.dicom.aeTitle, tls: config.dicom.tls, log: app.log })
   : null;
 if (dicom) deps.dicomNode = { aeTitle: dicom.aeTitle, port: dicom.port, host: process.env.DICOM_HOST?.trim() || null };
+// The HL7 v2 MLLP listener (server/hl7/listener.ts, orders in): HL7_PORT, 0 = off; like DICOM, state is all in the database.
+const hl7 = config.hl7
+  ? await startHl7Listener(deps, { port: config.hl7.port, host: config.host, tls: config.hl7.tls, maxBytes: config.hl7.maxBytes, log: app.log })
+  : null;
+if (hl7) deps.hl7Node = { port: hl7.port, tls: hl7.tls };
 if (process.send) process.send({ ready: true, ms });
 
 // Graceful stop (a rolling restart, systemd's stop; server/http/drain.ts): the listener closes at once (the balancer's
@@ -41,6 +47,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) return;
     stopping = true;
     await dicom?.close();
+    await hl7?.close();
     await drain(app);
     await database.close();
     process.exit(0);

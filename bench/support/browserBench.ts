@@ -48,7 +48,7 @@ export async function startServer(name: string, client: string): Promise<string>
     cwd: ROOT,
     detached: true,
     stdio: 'ignore',
-    env: { ...process.env, PORT: String(port), DICOM_PORT: '0', DATA_DIR: dataDir, CLIENT_DIR: client, SCRYPT_COST: '1024', LOG: '0', DATABASE_URL: '' },
+    env: { ...process.env, PORT: String(port), DICOM_PORT: '0', HL7_PORT: '0', DATA_DIR: dataDir, CLIENT_DIR: client, SCRYPT_COST: '1024', LOG: '0', DATABASE_URL: '' },
   });
   children.add(child);
   child.unref();

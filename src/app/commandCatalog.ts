@@ -8,6 +8,7 @@ import { registryCommands } from '@/features/registry/commands';
 import { callingCommands, screenCommands } from '@/features/calling/commands';
 import { dicomCommands, groupCommands, groupSettingsCommands, memberListCommands, organizationCommands, organizationListCommands, roleCommands } from '@/features/admin/commands';
 import { templatesCommands } from '@/features/templates/commands';
+import { hl7InboundCommands } from '@/features/hl7';
 import { printTemplateCommands } from '@/features/admin/organization/printTemplates/commands';
 import { sampleGraphEditorCommands, sampleGraphListCommands } from '@/features/admin/organization/sampleGraphs/commands';
 import { settingsCommands } from '@/features/settings/commands';
@@ -62,6 +63,7 @@ export const commandCatalog: Record<string, readonly CommandSpec<never>[]> = {
   adminGroup: groupCommands,
   adminOrganization: organizationCommands,
   adminDicom: dicomCommands,
+  hl7Inbound: hl7InboundCommands,
   adminOrganizations: organizationListCommands,
   adminMembers: memberListCommands,
   adminRoles: roleCommands,

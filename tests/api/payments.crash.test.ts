@@ -38,7 +38,7 @@ async function start(fault: string | null, o: { diesStarting?: boolean } = {}): 
     cwd: ROOT,
     stdio: 'ignore',
     env: {
-      ...process.env, PORT: String(port), DICOM_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, CLIENT_DIR: '/nonexistent', SCRYPT_COST: '1024', LOG: '0',
+      ...process.env, PORT: String(port), DICOM_PORT: '0', HL7_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, CLIENT_DIR: '/nonexistent', SCRYPT_COST: '1024', LOG: '0',
       DATABASE_URL: fresh?.databaseUrl ?? '', TOKEN_SECRET: 'crash-test-secret', PAYMENT_FAULT: fault ?? '',
     },
   });

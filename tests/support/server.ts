@@ -15,6 +15,7 @@ import { createSigner } from '../../server/storage/signer';
 import type { Storage } from '../../server/storage/types';
 import type { SmsSender } from '../../server/accounts/sms';
 import { startDicomListener, type DicomListener } from '../../server/dicom/listener';
+import { startHl7Listener, type Hl7Listener } from '../../server/hl7/listener';
 
 /** A clock tests can move: token expiry, rate-limit windows, 30-day recovery, repack-once-an-hour. */
 export class TestClock implements Clock {
@@ -35,6 +36,8 @@ export interface TestServer {
   deps: Deps;
   /** The DICOM listener, when asked for (`dicom`): on loopback, a free port, AE title RADWS unless given. */
   dicom: DicomListener | null;
+  /** The HL7 MLLP listener, when asked for (`hl7`): on loopback, a free port; `maxBytes` for the oversize test. */
+  hl7: Hl7Listener | null;
   close(): Promise<void>;
   /** Signs in a demo account and returns its bearer token. */
   login(username: DemoUsername | string, password?: string): Promise<string>;
@@ -47,7 +50,7 @@ export interface TestServer {
  * PostgreSQL database when DATABASE_URL is set (dropped again on close). Demo data is seeded
  * with a cheap password hash so each test file starts in about a second.
  */
-export async function startServer(opts: { exams?: number; tokenTtlSeconds?: number; storage?: (clock: TestClock) => Storage; trustProxy?: TrustProxy; sms?: SmsSender; config?: Partial<Deps['config']>; logger?: FastifyServerOptions['logger']; dicom?: boolean | { aeTitle: string } } = {}): Promise<TestServer> {
+export async function startServer(opts: { exams?: number; tokenTtlSeconds?: number; storage?: (clock: TestClock) => Storage; trustProxy?: TrustProxy; sms?: SmsSender; config?: Partial<Deps['config']>; logger?: FastifyServerOptions['logger']; dicom?: boolean | { aeTitle: string }; hl7?: boolean | { maxBytes: number } } = {}): Promise<TestServer> {
   const clock = new TestClock();
   const { database: db, databaseUrl, dispose } = await freshDatabase();
   const scryptCost = 1024;
@@ -67,6 +70,10 @@ export async function startServer(opts: { exams?: number; tokenTtlSeconds?: numb
     ? await startDicomListener(deps, { port: 0, host: '127.0.0.1', aeTitle: typeof opts.dicom === 'object' ? opts.dicom.aeTitle : 'RADWS' })
     : null;
   if (dicom) deps.dicomNode = { aeTitle: dicom.aeTitle, port: dicom.port, host: '127.0.0.1' };
+  const hl7 = opts.hl7
+    ? await startHl7Listener(deps, { port: 0, host: '127.0.0.1', maxBytes: typeof opts.hl7 === 'object' ? opts.hl7.maxBytes : undefined })
+    : null;
+  if (hl7) deps.hl7Node = { port: hl7.port, tls: hl7.tls };
 
   const request: TestServer['request'] = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
@@ -86,7 +93,7 @@ export async function startServer(opts: { exams?: number; tokenTtlSeconds?: numb
   };
 
   return {
-    app, url, db, clock, ids, storage, deps, dicom, request,
+    app, url, db, clock, ids, storage, deps, dicom, hl7, request,
     async login(username, password = DEMO_PASSWORD) {
       const res = await request('POST', 'accounts/login', { body: { username, password } });
       if (res.status !== 200) throw new Error(`login ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
@@ -94,6 +101,7 @@ export async function startServer(opts: { exams?: number; tokenTtlSeconds?: numb
     },
     async close() {
       await dicom?.close();
+      await hl7?.close();
       await app.close();
       await dispose();
       rmSync(filesDir, { recursive: true, force: true });

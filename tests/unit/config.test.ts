@@ -22,6 +22,15 @@ describe('loadConfig', () => {
     });
   });
 
+  it('starts the HL7 listener on 2575 unless told otherwise, and refuses bad HL7 settings at start', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).hl7).toEqual({ port: 2575, tls: null, maxBytes: 1024 * 1024 });
+    expect(loadConfig({ DATA_DIR: dataDir(), HL7_PORT: '0' }).hl7).toBeNull();
+    expect(loadConfig({ DATA_DIR: dataDir(), HL7_PORT: '6661', HL7_MAX_BYTES: '65536' }).hl7).toEqual({ port: 6661, tls: null, maxBytes: 65536 });
+    for (const bad of ['-1', 'abc', '70000']) expect(() => loadConfig({ DATA_DIR: dataDir(), HL7_PORT: bad })).toThrow(/HL7_PORT/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), HL7_MAX_BYTES: '10' })).toThrow(/HL7_MAX_BYTES/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), HL7_TLS_KEY: '/nonexistent.key' })).toThrow(/HL7_TLS_CERT and HL7_TLS_KEY/);
+  });
+
   it('starts the DICOM listener on 11112 as RADWS unless told otherwise, and refuses bad DICOM settings at start', () => {
     expect(loadConfig({ DATA_DIR: dataDir() }).dicom).toEqual({ port: 11112, aeTitle: 'RADWS', tls: null });
     expect(loadConfig({ DATA_DIR: dataDir(), DICOM_PORT: '0' }).dicom).toBeNull();

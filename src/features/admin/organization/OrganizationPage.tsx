@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
+import { InboundPanel } from '@/features/hl7';
 import { CommandScope, useCommands } from '@/lib/commands';
 import { navigate, useSession } from '@/lib/session';
 import { useLoad } from '@/lib/useLoad';
@@ -45,6 +46,7 @@ export default function OrganizationPage() {
             : tab === 'settings' && canAdmin ? <OrganizationSettings org={org.data} onChanged={org.reload} />
               : tab === 'procedures' && canAdmin ? <OrganizationProcedures org={org.data} />
               : tab === 'print-templates' && canAdmin ? <PrintTemplatesTab org={org.data} />
+              : tab === 'hl7' && canAdmin ? <InboundPanel orgId={org.data.id} />
               : tab === 'sample-graphs' && (canAdmin || canManageGraphs) ? <OrganizationSampleGraphs org={org.data} canManage={canAdmin || canManageGraphs} />
                 : <OrganizationHome org={org.data} onChanged={org.reload} />
         )}

@@ -17,3 +17,4 @@ export * from './uploads';
 export * from './workspace';
 export * from './payments';
 export * from './dicom';
+export * from './hl7Outbound';

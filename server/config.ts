@@ -32,6 +32,8 @@ export interface Config {
   publicOrigin: string | null;
   /** DICOM_PORT, DICOM_AE_TITLE, DICOM_TLS_CERT, DICOM_TLS_KEY: the DICOM listener (server/dicom); null = off (DICOM_PORT=0). */
   dicom: DicomConfig | null;
+  /** HL7_OUT_POLL_MS, HL7_OUT_LEASE_MS: the HL7 results sender (server/hl7/outbound/sender.ts). */
+  hl7Out: { pollMs: number; leaseMs: number };
 }
 
 export interface DicomConfig {
@@ -88,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wechatPay: wechatPay(env),
     publicOrigin: publicOrigin(env),
     dicom: dicom(env),
+    hl7Out: { pollMs: integer(env, 'HL7_OUT_POLL_MS', 1000, 50, 600_000), leaseMs: integer(env, 'HL7_OUT_LEASE_MS', 60_000, 500, 3600_000) },
   };
 }
 

@@ -4,6 +4,7 @@ import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { systemClock, type Deps } from './deps';
 import { startDicomListener } from './dicom/listener';
+import { startOutboundSender } from './hl7/outbound/sender';
 import { tuneHeap } from './heap';
 import { seedDemoIfEmpty } from './seed/demo';
 import { storageFromEnv } from './storage';
@@ -28,11 +29,14 @@ const dicom = config.dicom
   ? await startDicomListener(deps, { port: config.dicom.port, host: config.host, aeTitle: config.dicom.aeTitle, tls: config.dicom.tls, log: app.log })
   : null;
 if (dicom) deps.dicomNode = { aeTitle: dicom.aeTitle, port: dicom.port, host: process.env.DICOM_HOST?.trim() || null };
+// The HL7 results outbox (server/hl7/outbound): every process sends; rows are leased, so several never send one twice.
+const hl7Out = startOutboundSender(deps, { pollMs: config.hl7Out.pollMs, leaseMs: config.hl7Out.leaseMs, log: app.log });
 if (process.send) process.send({ ready: true, ms });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
     await dicom?.close();
+    await hl7Out.close();
     await app.close();
     await database.close();
     process.exit(0);

@@ -34,7 +34,6 @@ export function frame(payload: Buffer): Buffer {
 export function sendFramed(peer: MllpPeer, payload: Buffer): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     let settled = false;
-    let socket: Socket;
     const chunks: Buffer[] = [];
     const done = (err: Error | null, answer?: Buffer) => {
       if (settled) return;
@@ -45,7 +44,7 @@ export function sendFramed(peer: MllpPeer, payload: Buffer): Promise<Buffer> {
     };
     const timer = setTimeout(() => done(new MllpError('timeout', `no acknowledgement within ${peer.timeoutMs} ms`)), peer.timeoutMs);
     const onConnect = () => socket.write(frame(payload));
-    socket = peer.tls
+    const socket: Socket = peer.tls
       ? tlsConnect({ host: peer.host, port: peer.port, ca: peer.tlsCa ?? undefined, servername: /^[\d.:]+$/.test(peer.host) ? undefined : peer.host }, onConnect)
       : netConnect({ host: peer.host, port: peer.port }, onConnect);
     socket.on('data', (chunk: Buffer) => {

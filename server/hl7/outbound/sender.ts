@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Hl7Charset } from '../../../contract/hl7Outbound';
 import { hl7Destinations } from '../../db/schema';
-import type { Deps } from '../../deps';
+import type { Clock, Deps } from '../../deps';
 import { decodeHl7, encodeHl7 } from './charset';
 import { faultAt } from './fault';
 import { readV2 } from './hl7v2';
@@ -18,6 +18,8 @@ export interface SenderOptions {
   backoffBaseMs?: number;
   backoffMaxMs?: number;
   log?: { warn(msg: string): void; info(msg: string): void };
+  /** The clock of due times and leases; deps.clock unless given (a test whose app clock stands still passes the system's). */
+  clock?: Clock;
 }
 
 export interface OutboundSender {
@@ -51,13 +53,14 @@ export function startOutboundSender(deps: Deps, opts: SenderOptions = {}): Outbo
   const batch = opts.batch ?? 20;
   const baseMs = opts.backoffBaseMs ?? 5_000;
   const maxMs = opts.backoffMaxMs ?? 10 * 60_000;
+  const clock = opts.clock ?? deps.clock;
   let closed = false;
   let running: Promise<number> | null = null;
   let timer: NodeJS.Timeout | null = null;
 
   async function sendOne(row: OutboxRow): Promise<void> {
     const [dest] = await deps.db.select().from(hl7Destinations).where(eq(hl7Destinations.bucketId, row.bucketId));
-    const now = () => deps.clock.now();
+    const now = () => clock.now();
     if (!dest) return;
     const where = `${dest.host}:${dest.port}`;
     const charset = dest.charset as Hl7Charset;
@@ -89,7 +92,7 @@ export function startOutboundSender(deps: Deps, opts: SenderOptions = {}): Outbo
   async function pass(): Promise<number> {
     if (running) return running;
     running = (async () => {
-      const rows = await claimDue(deps.db, deps.clock.now(), leaseMs, batch);
+      const rows = await claimDue(deps.db, clock.now(), leaseMs, batch);
       if (rows.length) faultAt('claimed');
       for (const row of rows) {
         if (closed) break;

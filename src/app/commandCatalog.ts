@@ -23,6 +23,7 @@ import {
 import { orderDetailCommands, orderListCommands } from '@/features/payments/orders/commands';
 import { creditCommands } from '@/features/payments/credit/commands';
 import { statisticsCommands } from '@/features/statistics';
+import { hl7OutboundCommands } from '@/features/hl7';
 import type { CommandSpec } from '@/lib/commands';
 
 /**
@@ -47,6 +48,7 @@ export const commandCatalog: Record<string, readonly CommandSpec<never>[]> = {
   paymentsOrderDetail: orderDetailCommands,
   paymentsCredit: creditCommands,
   statistics: statisticsCommands,
+  hl7Outbound: hl7OutboundCommands,
   global: globalCommands,
   settings: settingsCommands,
   viewer: viewerCommands,

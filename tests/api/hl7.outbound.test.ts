@@ -52,13 +52,15 @@ async function approvedReport(o: { positive?: boolean | null } = {}): Promise<Re
   return step('chief', ref, 'approve');
 }
 
-const seg = (r: Received, name: string) => {
+type Fields = Record<number, unknown>;
+const orderOf = (r: Received) => ((r.json.PATIENT_RESULT as Record<string, unknown>[])[0]!.ORDER_OBSERVATION as Record<string, unknown>[])[0]!;
+/** PID, ORC or OBR of the message's one patient and order. */
+const seg = (r: Received, name: 'PID' | 'ORC' | 'OBR'): Fields => {
   const pr = (r.json.PATIENT_RESULT as Record<string, unknown>[])[0]!;
-  const order = (pr.ORDER_OBSERVATION as Record<string, unknown>[])[0]!;
-  if (name === 'PID') return (pr.PATIENT as Record<string, Record<string, unknown>>).PID!;
-  if (name === 'OBX') return (order.OBSERVATION as Record<string, Record<string, unknown>>[]).map((o) => o.OBX!);
-  return order[name] as Record<string, unknown>;
+  return name === 'PID' ? (pr.PATIENT as Record<string, Fields>).PID! : orderOf(r)[name] as Fields;
 };
+/** The order's OBX segments: findings, then conclusion. */
+const obxOf = (r: Received): Fields[] => (orderOf(r).OBSERVATION as Record<string, Fields>[]).map((o) => o.OBX!);
 
 async function outbox(filters: unknown[] = []) {
   const res = await s.request('POST', `buckets/${s.ids.hospitalId}/hl7/outbox/query`, { token: await tokenOf(s, 'admin'), body: { filters } });
@@ -117,7 +119,7 @@ describe('results out over MLLP', () => {
     expect(obr[7]).toEqual({ 1: hl7Time(exam.examTime, 'Asia/Shanghai') });
     const [chief] = await s.db.db.select().from(t.accounts).where(eq(t.accounts.id, s.ids.accounts.chief));
     expect(obr[32]).toEqual({ 1: { 1: 'chief', 2: chief!.name } });
-    const [findings, impression] = seg(msg!, 'OBX') as Record<number, unknown>[];
+    const [findings, impression] = obxOf(msg!);
     // The library escapes the delimiters on the wire and reads them back as text.
     expect(findings![5]).toEqual(['右肺上叶见结节 a|b^c&d~e\\f', '纵隔居中']);
     expect(msg!.text).toContain('a\\F\\b\\S\\c\\T\\d\\R\\e\\E\\f');
@@ -133,7 +135,7 @@ describe('results out over MLLP', () => {
     const before = peer.received.length;
     await approvedReport({ positive: false });
     const [msg] = (await peer.waitFor(before + 1)).slice(before);
-    expect((seg(msg!, 'OBX') as Record<number, unknown>[])[1]![8]).toEqual(['N']);
+    expect((obxOf(msg!))[1]![8]).toEqual(['N']);
   });
 
   it('sends GB18030 bytes when MSH-18 says GB 18030-2000', async () => {
@@ -205,8 +207,8 @@ describe('results out over MLLP', () => {
     r = await step('chief', r, 'approve');
     const got = (await peer.waitFor(before + 2)).slice(before);
     expect(seg(got[1]!, 'OBR')[25]).toBe('C');
-    expect((seg(got[1]!, 'OBX') as Record<number, unknown>[]).map((o) => o[11])).toEqual(['C', 'C']);
-    expect((seg(got[1]!, 'OBX') as Record<number, unknown>[])[0]![5]).toEqual(['左肺上叶见结节']);
+    expect(obxOf(got[1]!).map((o) => o[11])).toEqual(['C', 'C']);
+    expect(obxOf(got[1]!)[0]![5]).toEqual(['左肺上叶见结节']);
     expect(got[1]!.controlId).not.toBe(got[0]!.controlId);
     const rows = await until(() => rowOf(r.id), (items) => items.length === 2 && items.every((i) => i.status === 'sent'));
     expect(rows.map((i) => i.resultStatus).sort()).toEqual(['C', 'F']);

@@ -22,11 +22,11 @@ export const groupCommands: readonly CommandSpec<GroupTabContext>[] = [
 
 /**
  * An organisation's pages (scope 'organization'), every tab on a key: 1 home, 2 roles, 3 settings, 4 procedures,
- * 5 print templates, 6 sample graphs (also for whoever may manage them without administering the organisation).
+ * 5 print templates, 6 sample graphs (also for whoever may manage them without administering the organisation), 7 HL7.
  */
 export const organizationCommands: readonly CommandSpec<OrganizationTabContext>[] = [
   organizationTab('1', 'index', () => true), organizationTab('2', 'roles'), organizationTab('3', 'settings'), organizationTab('4', 'procedures'),
-  organizationTab('5', 'print-templates'), organizationTab('6', 'sample-graphs', (c) => c.canAdmin || c.canManageGraphs),
+  organizationTab('5', 'print-templates'), organizationTab('6', 'sample-graphs', (c) => c.canAdmin || c.canManageGraphs), organizationTab('7', 'hl7'),
 ];
 
 /** The roles tab (scope 'organization'): Alt+N puts the keyboard in the new role's name (Enter creates it). */

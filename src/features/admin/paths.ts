@@ -1,7 +1,7 @@
 /** The administration screens' addresses (areas §2). */
 export const GROUP_TABS = ['index', 'organizations', 'members', 'settings'] as const;
 export type GroupTab = (typeof GROUP_TABS)[number];
-export const ORGANIZATION_TABS = ['index', 'roles', 'settings', 'procedures', 'print-templates', 'sample-graphs'] as const;
+export const ORGANIZATION_TABS = ['index', 'roles', 'settings', 'procedures', 'print-templates', 'sample-graphs', 'hl7'] as const;
 export type OrganizationTab = (typeof ORGANIZATION_TABS)[number];
 
 export const groupsPath = () => '/groups';

@@ -59,6 +59,13 @@ export function OutboundPanel({ orgId }: { orgId: number }) {
   const outbox = useLoad(`hl7:${orgId}:outbox:${status}:${query}`, (signal) =>
     http.post<Page<Hl7OutboxItem>>(`${base}/outbox/query`, { filters, limit: 50 }, { signal }));
 
+  // The outbox moves on its own (the sender in every server process): it is asked again every few seconds.
+  const reloadOutbox = outbox.reload;
+  useEffect(() => {
+    const timer = setInterval(reloadOutbox, 3000);
+    return () => clearInterval(timer);
+  }, [reloadOutbox]);
+
   const write = async (call: () => Promise<unknown>, success: string) => {
     if (busy) return false;
     setBusy(true);

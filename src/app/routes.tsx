@@ -63,7 +63,7 @@ export const routes: AppRoute[] = [
   { path: '/groups/:groupId', access: 'auth', layout: 'shell', screen: GroupPage },
   ...['organizations', 'members', 'settings'].map((tab): AppRoute => ({ path: `/groups/:groupId/${tab}`, access: 'auth', layout: 'shell', screen: GroupPage })),
   { path: '/groups/:groupId/organizations/:organizationId', access: 'auth', layout: 'shell', screen: OrganizationPage },
-  ...['roles', 'settings', 'procedures', 'print-templates', 'sample-graphs'].map((tab): AppRoute => ({ path: `/groups/:groupId/organizations/:organizationId/${tab}`, access: 'auth', layout: 'shell', screen: OrganizationPage })),
+  ...['roles', 'settings', 'procedures', 'print-templates', 'sample-graphs', 'hl7'].map((tab): AppRoute => ({ path: `/groups/:groupId/organizations/:organizationId/${tab}`, access: 'auth', layout: 'shell', screen: OrganizationPage })),
   { path: '/report-publish', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/publish/PublishListPage')) },
   { path: '/report-publish/detail', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/publish/PublishDetailPage')) },
   { path: '/templates', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/templates/TemplatesPage')) },

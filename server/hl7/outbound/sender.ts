@@ -15,6 +15,8 @@ export interface SenderOptions {
   leaseMs?: number;
   /** Rows claimed per pass. */
   batch?: number;
+  /** Messages of one pass on the wire at once (each on its own connection; one report's are never in one pass together). */
+  parallel?: number;
   backoffBaseMs?: number;
   backoffMaxMs?: number;
   log?: { warn(msg: string): void; info(msg: string): void };
@@ -51,6 +53,7 @@ export function startOutboundSender(deps: Deps, opts: SenderOptions = {}): Outbo
   const pollMs = opts.pollMs ?? 1000;
   const leaseMs = opts.leaseMs ?? 60_000;
   const batch = opts.batch ?? 20;
+  const parallel = opts.parallel ?? 4;
   const baseMs = opts.backoffBaseMs ?? 5_000;
   const maxMs = opts.backoffMaxMs ?? 10 * 60_000;
   const clock = opts.clock ?? deps.clock;
@@ -94,15 +97,18 @@ export function startOutboundSender(deps: Deps, opts: SenderOptions = {}): Outbo
     running = (async () => {
       const rows = await claimDue(deps.db, clock.now(), leaseMs, batch);
       if (rows.length) faultAt('claimed');
-      for (const row of rows) {
-        if (closed) break;
-        try {
-          await sendOne(row);
-        } catch (err) {
-          // A database error leaves the lease to run out; the row is taken again then.
-          opts.log?.warn(`hl7 out: ${row.controlId}: ${(err as Error).message}`);
+      let next = 0;
+      await Promise.all(Array.from({ length: Math.min(parallel, rows.length) }, async () => {
+        while (!closed && next < rows.length) {
+          const row = rows[next++]!;
+          try {
+            await sendOne(row);
+          } catch (err) {
+            // A database error leaves the lease to run out; the row is taken again then.
+            opts.log?.warn(`hl7 out: ${row.controlId}: ${(err as Error).message}`);
+          }
         }
-      }
+      }));
       return rows.length;
     })();
     try {

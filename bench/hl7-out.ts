@@ -10,6 +10,7 @@ import { eq } from 'drizzle-orm';
 import { loadavg } from 'node:os';
 import * as t from '../server/db/schema';
 import { systemClock } from '../server/deps';
+import { read } from '../server/hl7/message';
 import { startOutboundSender } from '../server/hl7/outbound/sender';
 import { startMllpPeer } from '../tests/support/mllpPeer';
 import { startServer } from '../tests/support/server';
@@ -23,8 +24,7 @@ const s = await startServer({ exams: 20 });
 const received = new Map<string, number>();
 const peer = await startMllpPeer({
   answer: (_i, r) => {
-    const order = ((r.json.PATIENT_RESULT as Record<string, unknown>[])[0]!.ORDER_OBSERVATION as Record<string, Record<string, Record<number, string>>>[])[0]!;
-    received.set(order.OBR![3]![1]!, performance.now());
+    received.set(read(r.msg, 'OBR', 3), performance.now());
     return 'AA';
   },
 });

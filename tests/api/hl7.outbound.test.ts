@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Hl7DestinationInput } from '../../contract/hl7Outbound';
 import * as t from '../../server/db/schema';
 import { systemClock } from '../../server/deps';
+import { read, repetitions } from '../../server/hl7/message';
 import { hl7Time } from '../../server/hl7/outbound/oru';
 import { startOutboundSender, type OutboundSender } from '../../server/hl7/outbound/sender';
 import { createGroup } from '../support/accounts';
@@ -52,15 +53,14 @@ async function approvedReport(o: { positive?: boolean | null } = {}): Promise<Re
   return step('chief', ref, 'approve');
 }
 
-type Fields = Record<number, unknown>;
-const orderOf = (r: Received) => ((r.json.PATIENT_RESULT as Record<string, unknown>[])[0]!.ORDER_OBSERVATION as Record<string, unknown>[])[0]!;
-/** PID, ORC or OBR of the message's one patient and order. */
-const seg = (r: Received, name: 'PID' | 'ORC' | 'OBR'): Fields => {
-  const pr = (r.json.PATIENT_RESULT as Record<string, unknown>[])[0]!;
-  return name === 'PID' ? (pr.PATIENT as Record<string, Fields>).PID! : orderOf(r)[name] as Fields;
+/** One value of the received message, unescaped by the shared parser: segment (nth of its name), field, component, subcomponent, repetition. */
+const v = (r: Received, segment: string, field: number, component = 1, sub = 1, rep = 1, nth = 1) =>
+  read(r.msg, r.msg.getAllSegments(segment)[nth - 1]!, field, component, sub, rep);
+/** The text lines of OBX number `nth` (OBX-5's repetitions). */
+const lines = (r: Received, nth: number) => {
+  const obx = r.msg.getAllSegments('OBX')[nth - 1]!;
+  return Array.from({ length: repetitions(obx, 5) }, (_, i) => read(r.msg, obx, 5, 1, 1, i + 1));
 };
-/** The order's OBX segments: findings, then conclusion. */
-const obxOf = (r: Received): Fields[] => (orderOf(r).OBSERVATION as Record<string, Fields>[]).map((o) => o.OBX!);
 
 async function outbox(filters: unknown[] = []) {
   const res = await s.request('POST', `buckets/${s.ids.hospitalId}/hl7/outbox/query`, { token: await tokenOf(s, 'admin'), body: { filters } });
@@ -104,28 +104,25 @@ describe('results out over MLLP', () => {
     const [msg] = (await peer.waitFor(before + 1)).slice(before);
     const row = await reportRow(s, r.id);
     const exam = (await s.db.db.select().from(t.exams).where(eq(t.exams.id, r.examId)))[0]!;
-    const msh = msg!.json.MSH as Record<string, Record<number, string> | string | string[]>;
-    expect(msh[9]).toEqual({ 1: 'ORU', 2: 'R01', 3: 'ORU_R01' });
-    expect(msh[5]).toEqual({ 1: 'HIS' });
-    expect(msh[6]).toEqual({ 1: 'HOSP' });
-    expect(msh[18]).toEqual(['UNICODE UTF-8']);
-    expect(seg(msg!, 'PID')[5]).toEqual([{ 1: { 1: '张三丰' } }]);
-    expect(seg(msg!, 'PID')[7]).toEqual({ 1: '19610409' });
-    const obr = seg(msg!, 'OBR');
-    expect(obr[2]).toEqual({ 1: `HIS-${r.examId}` });
-    expect(obr[3]).toEqual({ 1: `ACC${r.examId}` });
-    expect(obr[25]).toBe('F');
-    expect(obr[22]).toEqual({ 1: hl7Time(row.approvedTime!, 'Asia/Shanghai') });
-    expect(obr[7]).toEqual({ 1: hl7Time(exam.examTime, 'Asia/Shanghai') });
+    expect([v(msg!, 'MSH', 9, 1), v(msg!, 'MSH', 9, 2), v(msg!, 'MSH', 9, 3)]).toEqual(['ORU', 'R01', 'ORU_R01']);
+    expect(v(msg!, 'MSH', 5)).toBe('HIS');
+    expect(v(msg!, 'MSH', 6)).toBe('HOSP');
+    expect(v(msg!, 'MSH', 18)).toBe('UNICODE UTF-8');
+    expect(v(msg!, 'PID', 5)).toBe('张三丰');
+    expect(v(msg!, 'PID', 7)).toBe('19610409');
+    expect(v(msg!, 'OBR', 2)).toBe(`HIS-${r.examId}`);
+    expect(v(msg!, 'OBR', 3)).toBe(`ACC${r.examId}`);
+    expect(v(msg!, 'OBR', 25)).toBe('F');
+    expect(v(msg!, 'OBR', 22)).toBe(hl7Time(row.approvedTime!, 'Asia/Shanghai'));
+    expect(v(msg!, 'OBR', 7)).toBe(hl7Time(exam.examTime, 'Asia/Shanghai'));
     const [chief] = await s.db.db.select().from(t.accounts).where(eq(t.accounts.id, s.ids.accounts.chief));
-    expect(obr[32]).toEqual({ 1: { 1: 'chief', 2: chief!.name } });
-    const [findings, impression] = obxOf(msg!);
-    // The library escapes the delimiters on the wire and reads them back as text.
-    expect(findings![5]).toEqual(['右肺上叶见结节 a|b^c&d~e\\f', '纵隔居中']);
+    expect([v(msg!, 'OBR', 32, 1, 1), v(msg!, 'OBR', 32, 1, 2)]).toEqual(['chief', chief!.name]);
+    // Delimiters in the text are escaped on the wire and read back as text.
+    expect(lines(msg!, 1)).toEqual(['右肺上叶见结节 a|b^c&d~e\\f', '纵隔居中']);
     expect(msg!.text).toContain('a\\F\\b\\S\\c\\T\\d\\R\\e\\E\\f');
-    expect(impression![5]).toEqual(['右肺上叶结节，建议随访']);
-    expect(impression![8]).toEqual(['A']);
-    expect(impression![11]).toBe('F');
+    expect(lines(msg!, 2)).toEqual(['右肺上叶结节，建议随访']);
+    expect(v(msg!, 'OBX', 8, 1, 1, 1, 2)).toBe('A');
+    expect(v(msg!, 'OBX', 11, 1, 1, 1, 2)).toBe('F');
     const [item] = await until(() => rowOf(r.id), (rows) => rows[0]?.status === 'sent');
     expect(item).toMatchObject({ status: 'sent', ackCode: 'AA', attempts: 1, resultStatus: 'F', controlId: msg!.controlId });
   });
@@ -135,18 +132,18 @@ describe('results out over MLLP', () => {
     const before = peer.received.length;
     await approvedReport({ positive: false });
     const [msg] = (await peer.waitFor(before + 1)).slice(before);
-    expect((obxOf(msg!))[1]![8]).toEqual(['N']);
+    expect(v(msg!, 'OBX', 8, 1, 1, 1, 2)).toBe('N');
   });
 
   it('sends GB18030 bytes when MSH-18 says GB 18030-2000', async () => {
     await configure({ charset: 'GB 18030-2000' });
-    const gbPeer = await startMllpPeer({ charset: 'GB 18030-2000' });
+    const gbPeer = await startMllpPeer();
     try {
       await configure({ charset: 'GB 18030-2000', port: gbPeer.port });
       await approvedReport();
       const [msg] = await gbPeer.waitFor(1);
-      expect((msg!.json.MSH as Record<number, unknown>)[18]).toEqual(['GB 18030-2000']);
-      expect(seg(msg!, 'PID')[5]).toEqual([{ 1: { 1: '张三丰' } }]);
+      expect(v(msg!, 'MSH', 18)).toBe('GB 18030-2000');
+      expect(v(msg!, 'PID', 5)).toBe('张三丰');
       // 张 is D5 C5 in GB18030 (E5 BC A0 in UTF-8).
       expect(msg!.bytes.includes(Buffer.from([0xd5, 0xc5]))).toBe(true);
       expect(msg!.bytes.includes(Buffer.from('张', 'utf8'))).toBe(false);
@@ -206,9 +203,9 @@ describe('results out over MLLP', () => {
     r = await step('rad1', r, 'submit', { finding: '<p>左肺上叶见结节</p>' });
     r = await step('chief', r, 'approve');
     const got = (await peer.waitFor(before + 2)).slice(before);
-    expect(seg(got[1]!, 'OBR')[25]).toBe('C');
-    expect(obxOf(got[1]!).map((o) => o[11])).toEqual(['C', 'C']);
-    expect(obxOf(got[1]!)[0]![5]).toEqual(['左肺上叶见结节']);
+    expect(v(got[1]!, 'OBR', 25)).toBe('C');
+    expect([v(got[1]!, 'OBX', 11, 1, 1, 1, 1), v(got[1]!, 'OBX', 11, 1, 1, 1, 2)]).toEqual(['C', 'C']);
+    expect(lines(got[1]!, 1)).toEqual(['左肺上叶见结节']);
     expect(got[1]!.controlId).not.toBe(got[0]!.controlId);
     const rows = await until(() => rowOf(r.id), (items) => items.length === 2 && items.every((i) => i.status === 'sent'));
     expect(rows.map((i) => i.resultStatus).sort()).toEqual(['C', 'F']);

@@ -1,7 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import type { Hl7Charset } from '../../contract/hl7Outbound';
-import { decodeHl7, encodeHl7 } from '../../server/hl7/outbound/charset';
-import { readV2, writeV2, type V2Json } from '../../server/hl7/outbound/hl7v2';
+import { buildAck, decodeMessage, encodeMessage, parseMessage, read, type AckCode, type Hl7Message } from '../../server/hl7/message';
 import { frame } from '../../server/hl7/outbound/mllpClient';
 
 /** What the peer does with the Nth message (0-based): acknowledge with a code, or say nothing (the sender times out). */
@@ -9,8 +7,10 @@ export type PeerAnswer = 'AA' | 'AE' | 'AR' | 'CA' | 'silent';
 
 export interface Received {
   text: string;
-  json: V2Json;
+  msg: Hl7Message;
   controlId: string;
+  /** MSH-18 as it came. */
+  charset: string;
   bytes: Buffer;
 }
 
@@ -24,10 +24,10 @@ export interface MllpPeer {
 
 /**
  * A hospital information system in the test: a plain TCP server speaking MLLP that keeps what it receives (decoded
- * in `charset`) and answers each message as `answer` says, with an ACK built by the same HL7 library.
+ * by its MSH-18) and answers each message as `answer` says, with an ACK built by the shared HL7 code
+ * (server/hl7/message.ts) in the message's own character set.
  */
-export async function startMllpPeer(o: { charset?: Hl7Charset; answer?: (index: number, r: Received) => PeerAnswer } = {}): Promise<MllpPeer> {
-  const charset = o.charset ?? 'UNICODE UTF-8';
+export async function startMllpPeer(o: { answer?: (index: number, r: Received) => PeerAnswer } = {}): Promise<MllpPeer> {
   const received: Received[] = [];
   const waiters: (() => void)[] = [];
   const server: Server = createServer((socket) => {
@@ -38,22 +38,21 @@ export async function startMllpPeer(o: { charset?: Hl7Charset; answer?: (index: 
         const start = buffer.indexOf(0x0b);
         const end = buffer.indexOf(0x1c, start + 1);
         if (start < 0 || end < 0 || buffer.length < end + 2) return;
-        const bytes = buffer.subarray(start + 1, end);
+        const bytes = Buffer.from(buffer.subarray(start + 1, end));
         buffer = buffer.subarray(end + 2);
-        const text = decodeHl7(bytes, charset);
-        const json = readV2(text);
-        const controlId = String((json.MSH as Record<string, unknown>)[10]);
-        const r: Received = { text, json, controlId, bytes: Buffer.from(bytes) };
+        const decoded = decodeMessage(bytes);
+        if (!decoded) throw new Error('the peer cannot read the character set');
+        const msg = parseMessage(decoded.text);
+        const r: Received = { text: decoded.text, msg, controlId: read(msg, 'MSH', 10), charset: decoded.charset, bytes };
         const index = received.length;
         received.push(r);
         waiters.splice(0).forEach((w) => w());
         const answer = o.answer?.(index, r) ?? 'AA';
         if (answer === 'silent') continue;
-        const ack = writeV2({
-          MSH: { 1: '|', 2: '^~\\&', 3: { 1: 'HIS' }, 7: { 1: '20260101000000' }, 9: { 1: 'ACK', 2: 'R01', 3: 'ACK' }, 10: `ACK${index}`, 11: { 1: 'P' }, 12: { 1: '2.5.1' }, 18: [charset] },
-          MSA: { 1: answer, 2: controlId },
-        });
-        socket.write(frame(encodeHl7(ack, charset)));
+        // CA (enhanced mode) is built like AA and renamed: the shared builder answers in original mode.
+        const ack = buildAck(msg, answer === 'CA' ? 'AA' : (answer as AckCode));
+        if (answer === 'CA') ack.getSegment('MSA')!.setField(1, 'CA');
+        socket.write(frame(encodeMessage(ack.toString(), decoded.charset)));
       }
     });
     socket.on('error', () => undefined);

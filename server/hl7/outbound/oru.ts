@@ -1,7 +1,7 @@
 import { reportHtmlToText } from '../../../contract/reportHtml';
 import type { Hl7Charset } from '../../../contract/hl7Outbound';
 import type { exams, reports } from '../../db/schema';
-import { writeV2 } from './hl7v2';
+import { Hl7Context, Hl7Field, buildHeader, buildMessage, buildSegment, escapeValue } from '../message';
 
 /** MSH-10: the outbox row's id, prefixed so a HIS that logs it can tell our results from other senders'. */
 export function controlIdFor(outboxId: number): string {
@@ -27,8 +27,8 @@ const hl7Day = (day: string | null) => (day && /^\d{4}-\d{2}-\d{2}$/.test(day) ?
 const sex = (g: string) => (['M', 'F', 'O', 'U'].includes(g) ? g : 'U');
 
 /** LOINC codes HIS systems expect for a radiology report's narrative parts. */
-const FINDINGS = { 1: '18782-3', 2: 'Radiology Study observation (narrative)', 3: 'LN' };
-const IMPRESSION = { 1: '19005-8', 2: 'Radiology Imaging study [Impression] (narrative)', 3: 'LN' };
+const FINDINGS = ['18782-3', 'Radiology Study observation (narrative)', 'LN'];
+const IMPRESSION = ['19005-8', 'Radiology Imaging study [Impression] (narrative)', 'LN'];
 
 export interface Person { id: number; username: string; name: string }
 
@@ -51,62 +51,59 @@ export interface OruInput {
 }
 
 /** Each line of report text is one repetition of OBX-5 (TX): no formatting escapes, every receiver shows it. */
-const lines = (html: string) => {
+const lines = (html: string): string[][] => {
   const text = reportHtmlToText(html);
-  return text ? text.split('\n') : [''];
+  return (text ? text.split('\n') : ['']).map((line) => [line]);
 };
 
-/** The principal interpreter as NDL: its first component is a CNN, written as subcomponents id & family name. */
-const ndl = (p: Person | null) => (p ? { 1: { 1: p.username, 2: p.name } } : undefined);
-/** The same person as XCN (OBX-16): id ^ family name. */
-const xcn = (p: Person | null) => (p ? [{ 1: p.username, 2: { 1: p.name } }] : undefined);
+/**
+ * The principal interpreter as NDL: its first component is a CNN, whose subcomponents are the id and the family name
+ * (`rad1&李医生`). The shared builder takes components and repetitions; the subcomponents are escaped one by one here
+ * and the field read back by the library.
+ */
+const ndl = (p: Person | null, ctx: Hl7Context) => Hl7Field.parse(p ? `${escapeValue(p.username, ctx)}${ctx.subcomponentSeparator}${escapeValue(p.name, ctx)}` : '', ctx);
 
 /**
  * ORU^R01 (HL7 2.5.1) of an issued report: MSH, PID, ORC, OBR and two OBX — the findings and the conclusion — the
  * conclusion's OBX-8 carrying the positive flag ('A' positive, 'N' negative, empty when not said). Report HTML is
- * turned into its text lines here; delimiters in the text are escaped by the library.
+ * turned into its text lines here; the values are escaped by the shared HL7 builder (server/hl7/message.ts).
  */
 export function buildOru(o: OruInput): string {
   const { exam, report, destination: d } = o;
-  const at = (t: Date | null) => (t ? hl7Time(t, o.timeZone) : undefined);
-  const placer = exam.orderId ? { 1: exam.orderId } : undefined;
-  const filler = { 1: exam.accessionNumber || `E${exam.id}` };
-  const service = { 1: exam.modality, 2: exam.studyDescription || [exam.modality, exam.bodyPart].filter(Boolean).join(' '), 3: 'L' };
+  const ctx = new Hl7Context();
+  const at = (t: Date | null) => (t ? hl7Time(t, o.timeZone) : '');
+  const placer = exam.orderId ?? '';
+  const filler = exam.accessionNumber || `E${exam.id}`;
+  const service = [exam.modality, exam.studyDescription || [exam.modality, exam.bodyPart].filter(Boolean).join(' '), 'L'];
   const approved = at(report.approvedTime);
-  const flag = report.positive === true ? 'A' : report.positive === false ? 'N' : undefined;
-  const obx = (setId: number, code: Record<number, string>, html: string, abnormal?: string) => ({
-    OBX: {
-      1: String(setId), 2: 'TX', 3: code, 5: lines(html), 8: abnormal ? [abnormal] : undefined, 11: o.resultStatus,
-      14: at(exam.examTime) ? { 1: at(exam.examTime) } : undefined, 16: xcn(o.interpreter), 19: approved ? { 1: approved } : undefined,
-    },
-  });
-  const identifiers = [
-    { 1: exam.patientId, 5: 'PI' },
-    ...(exam.inpatientId ? [{ 1: exam.inpatientId, 5: 'IN' }] : []),
-    ...(exam.outpatientId ? [{ 1: exam.outpatientId, 5: 'OUT' }] : []),
+  const examTime = at(exam.examTime);
+  const flag = report.positive === true ? 'A' : report.positive === false ? 'N' : '';
+  const interpreter = o.interpreter ? [o.interpreter.username, o.interpreter.name] : '';
+  const obx = (setId: number, code: string[], html: string, abnormal: string) => buildSegment('OBX', [
+    String(setId), 'TX', code, '', lines(html), '', '', abnormal, '', '', o.resultStatus, '', '', examTime, '', interpreter, '', '', approved,
+  ], ctx);
+  const identifiers: string[][] = [
+    [exam.patientId, '', '', '', 'PI'],
+    ...(exam.inpatientId ? [[exam.inpatientId, '', '', '', 'IN']] : []),
+    ...(exam.outpatientId ? [[exam.outpatientId, '', '', '', 'OUT']] : []),
   ];
-  return writeV2({
-    MSH: {
-      1: '|', 2: '^~\\&',
-      3: { 1: d.sendingApplication }, 4: { 1: d.sendingFacility }, 5: { 1: d.receivingApplication }, 6: { 1: d.receivingFacility },
-      7: { 1: hl7Time(o.now, o.timeZone) }, 9: { 1: 'ORU', 2: 'R01', 3: 'ORU_R01' }, 10: o.controlId,
-      11: { 1: 'P' }, 12: { 1: '2.5.1' }, 18: [d.charset],
-    },
-    PATIENT_RESULT: [{
-      PATIENT: {
-        PID: {
-          1: '1', 3: identifiers, 5: [{ 1: { 1: exam.patientName } }],
-          7: hl7Day(exam.patientDob) ? { 1: hl7Day(exam.patientDob) } : undefined, 8: sex(exam.patientGender),
-        },
-      },
-      ORDER_OBSERVATION: [{
-        ORC: { 1: 'RE', 2: placer, 3: filler, 5: 'CM', 9: approved ? { 1: approved } : undefined },
-        OBR: {
-          1: '1', 2: placer, 3: filler, 4: service, 7: at(exam.examTime) ? { 1: at(exam.examTime) } : undefined,
-          22: approved ? { 1: approved } : undefined, 24: 'RAD', 25: o.resultStatus, 32: ndl(o.interpreter), 33: o.assistant ? [ndl(o.assistant)] : undefined,
-        },
-        OBSERVATION: [obx(1, FINDINGS, report.finding), obx(2, IMPRESSION, report.diagnosis, flag)],
-      }],
-    }],
+  const msh = buildHeader({
+    sendingApplication: d.sendingApplication, sendingFacility: d.sendingFacility, receivingApplication: d.receivingApplication,
+    receivingFacility: d.receivingFacility, messageType: ['ORU', 'R01', 'ORU_R01'], controlId: o.controlId, charset: d.charset, time: o.now,
   });
+  // The organisation's own time with its offset, as every other time of the message.
+  msh.setField(7, hl7Time(o.now, o.timeZone));
+  const obr = buildSegment('OBR', [
+    '1', placer, filler, service, '', '', examTime, '', '', '', '', '', '', '', '', '', '', '', '', '', '', approved, '', 'RAD', o.resultStatus,
+  ], ctx);
+  obr.setField(32, ndl(o.interpreter, ctx));
+  if (o.assistant) obr.setField(33, ndl(o.assistant, ctx));
+  return buildMessage([
+    msh,
+    buildSegment('PID', ['1', '', identifiers, '', [exam.patientName], '', hl7Day(exam.patientDob) ?? '', sex(exam.patientGender)], ctx),
+    buildSegment('ORC', ['RE', placer, filler, '', 'CM', '', '', '', approved], ctx),
+    obr,
+    obx(1, FINDINGS, report.finding, ''),
+    obx(2, IMPRESSION, report.diagnosis, flag),
+  ]).toString();
 }

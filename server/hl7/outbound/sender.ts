@@ -1,10 +1,8 @@
 import { eq } from 'drizzle-orm';
-import type { Hl7Charset } from '../../../contract/hl7Outbound';
 import { hl7Destinations } from '../../db/schema';
 import type { Clock, Deps } from '../../deps';
-import { decodeHl7, encodeHl7 } from './charset';
+import { ackOf, decodeMessage, encodeMessage, parseMessage } from '../message';
 import { faultAt } from './fault';
-import { readV2 } from './hl7v2';
 import { sendFramed } from './mllpClient';
 import { backoffMs, claimDue, markFailed, markSent, type OutboxRow } from './outbox';
 
@@ -30,12 +28,10 @@ export interface OutboundSender {
   close(): Promise<void>;
 }
 
-/** What the peer answered: MSA-1 and MSA-2, or why the answer could not be read. */
+/** What the peer answered (MSA-1, MSA-2), read by the shared HL7 parser; null when it is no acknowledgement. */
 function readAck(text: string): { code: string; controlId: string } | null {
   try {
-    const msa = readV2(text).MSA as Record<string, unknown> | undefined;
-    const code = typeof msa?.[1] === 'string' ? msa[1] : (msa?.[1] as Record<string, string> | undefined)?.[1];
-    const controlId = typeof msa?.[2] === 'string' ? msa[2] : '';
+    const { code, controlId } = ackOf(parseMessage(text));
     return code ? { code, controlId } : null;
   } catch {
     return null;
@@ -66,14 +62,15 @@ export function startOutboundSender(deps: Deps, opts: SenderOptions = {}): Outbo
     const now = () => clock.now();
     if (!dest) return;
     const where = `${dest.host}:${dest.port}`;
-    const charset = dest.charset as Hl7Charset;
     const fail = (error: string, ack?: { code: string; text: string }) => markFailed(deps.db, row, {
       now: now(), destination: where, error, ackCode: ack?.code, ack: ack?.text, maxAttempts: dest.maxAttempts,
       retryInMs: backoffMs(row.attempts, baseMs, maxMs),
     });
     let answer: string;
     try {
-      answer = decodeHl7(await sendFramed({ host: dest.host, port: dest.port, tls: dest.tls, tlsCa: dest.tlsCa, timeoutMs: dest.ackTimeoutMs }, encodeHl7(row.message, charset)), charset);
+      const bytes = await sendFramed({ host: dest.host, port: dest.port, tls: dest.tls, tlsCa: dest.tlsCa, timeoutMs: dest.ackTimeoutMs }, encodeMessage(row.message, dest.charset));
+      // The ACK is read in the character set its own MSH-18 names (the peer answers in ours, or says which).
+      answer = decodeMessage(bytes)?.text ?? bytes.toString('utf8');
     } catch (err) {
       const outcome = await fail((err as Error).message);
       if (outcome === 'dead') opts.log?.warn(`hl7 out: ${row.controlId} to ${where} is a dead letter after ${row.attempts} attempts`);

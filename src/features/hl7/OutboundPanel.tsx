@@ -11,7 +11,7 @@ import { useLoad } from '@/lib/useLoad';
 import { Alert } from '@/ui/Alert';
 import { Section } from '@/ui/Section';
 import { Spinner } from '@/ui/Spinner';
-import { hl7OutboundCommands } from './commands';
+import { hl7OutboundCommands } from './outboundCommands';
 
 type Form = Omit<Hl7Destination, 'port' | 'maxAttempts' | 'ackTimeoutMs'> & { port: string; maxAttempts: string; ackTimeoutMs: string };
 type StatusFilter = 'all' | Hl7OutboxStatus;

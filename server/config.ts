@@ -34,6 +34,8 @@ export interface Config {
   dicom: DicomConfig | null;
   /** HL7_PORT, HL7_TLS_CERT, HL7_TLS_KEY, HL7_MAX_BYTES: the HL7 v2 MLLP listener (server/hl7); null = off (HL7_PORT=0). */
   hl7: Hl7ListenerConfig | null;
+  /** HL7_OUT_POLL_MS, HL7_OUT_LEASE_MS: the HL7 results sender (server/hl7/outbound/sender.ts). */
+  hl7Out: { pollMs: number; leaseMs: number };
 }
 
 export interface Hl7ListenerConfig {
@@ -98,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicOrigin: publicOrigin(env),
     dicom: dicom(env),
     hl7: hl7(env),
+    hl7Out: { pollMs: integer(env, 'HL7_OUT_POLL_MS', 1000, 50, 600_000), leaseMs: integer(env, 'HL7_OUT_LEASE_MS', 60_000, 500, 3600_000) },
   };
 }
 

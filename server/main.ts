@@ -6,6 +6,7 @@ import { openDatabase } from './db/client';
 import { systemClock, type Deps } from './deps';
 import { startDicomListener } from './dicom/listener';
 import { startHl7Listener } from './hl7/listener';
+import { startOutboundSender } from './hl7/outbound/sender';
 import { tuneHeap } from './heap';
 import { seedDemoIfEmpty } from './seed/demo';
 import { storageFromEnv } from './storage';
@@ -35,6 +36,8 @@ const hl7 = config.hl7
   ? await startHl7Listener(deps, { port: config.hl7.port, host: config.host, tls: config.hl7.tls, maxBytes: config.hl7.maxBytes, log: app.log })
   : null;
 if (hl7) deps.hl7Node = { port: hl7.port, tls: hl7.tls };
+// The HL7 results outbox (server/hl7/outbound): every process sends; rows are leased, so several never send one twice.
+const hl7Out = startOutboundSender(deps, { pollMs: config.hl7Out.pollMs, leaseMs: config.hl7Out.leaseMs, log: app.log });
 if (process.send) process.send({ ready: true, ms });
 
 // Graceful stop (a rolling restart, systemd's stop; server/http/drain.ts): the listener closes at once (the balancer's
@@ -48,6 +51,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     stopping = true;
     await dicom?.close();
     await hl7?.close();
+    await hl7Out.close();
     await drain(app);
     await database.close();
     process.exit(0);

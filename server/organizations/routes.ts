@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps';
 import { dicomAdminRoutes } from '../dicom/routes';
 import { hl7Routes } from '../hl7/routes';
+import { hl7OutboundRoutes } from '../hl7/outbound/routes';
 import { deviceRoutes } from './devices';
 import { dictionaryRoutes } from './dictionaries';
 import { memberRoutes } from './members';
@@ -26,4 +27,5 @@ export async function organizationRoutes(app: FastifyInstance, { deps }: { deps:
   printTemplateRoutes(app, deps);
   dicomAdminRoutes(app, deps);
   hl7Routes(app, deps);
+  hl7OutboundRoutes(app, deps);
 }

@@ -13,6 +13,7 @@ import { accounts, bucketMembers, exams, roleUsers, roles } from '../db/schema';
 import type { Db } from '../db/client';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
+import { enabledDestination, enqueueIssued, issues } from '../hl7/outbound/outbox';
 import { syncExams } from './examSync';
 import { decideJointExams } from './joint';
 import { actorIn, loadReport, stateFromRow, type LoadedReport, type ReportRow } from './load';
@@ -70,6 +71,10 @@ async function act(deps: Deps, db: Db, mode: 'optimistic' | 'locked', access: Ac
   if (action === 'advise' && hasContent(body) && !isAllowed(state, actor, 'save')) {
     throw new ApiError('Forbidden', 'Advice may not change the report unless the creator lets advisors edit', { action });
   }
+  // An issue to an organisation that sends results over HL7 queues its ORU in the same transaction (the outbox):
+  // the one-statement way has no transaction, so it gives way to the locked one.
+  const issuing = issues(state.status, next!.status);
+  if (mode === 'optimistic' && issuing && await enabledDestination(db, row.bucketId)) return null;
   const now = deps.clock.now();
   const update = await changesFor(db, { action, body, loaded, next: next!, actorId: actor.id, now });
 
@@ -94,6 +99,7 @@ async function act(deps: Deps, db: Db, mode: 'optimistic' | 'locked', access: Ac
     const ids = [row.examId, ...row.jointExamIds, ...writtenRow.jointExamIds];
     await (mode === 'locked' ? syncExams(db, ids) : db.transaction((tx) => syncExams(tx, ids)));
   }
+  if (mode === 'locked' && issuing) await enqueueIssued(db, writtenRow, now);
   if (action === 'assign' || action === 'assign-remove') {
     await db.update(exams).set({ assigneeId: writtenRow.assigneeId }).where(eq(exams.id, row.examId));
   }

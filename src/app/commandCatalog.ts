@@ -8,7 +8,7 @@ import { registryCommands } from '@/features/registry/commands';
 import { callingCommands, screenCommands } from '@/features/calling/commands';
 import { dicomCommands, groupCommands, groupSettingsCommands, memberListCommands, organizationCommands, organizationListCommands, roleCommands } from '@/features/admin/commands';
 import { templatesCommands } from '@/features/templates/commands';
-import { hl7InboundCommands } from '@/features/hl7';
+import { hl7InboundCommands, hl7OutboundCommands } from '@/features/hl7';
 import { printTemplateCommands } from '@/features/admin/organization/printTemplates/commands';
 import { sampleGraphEditorCommands, sampleGraphListCommands } from '@/features/admin/organization/sampleGraphs/commands';
 import { settingsCommands } from '@/features/settings/commands';
@@ -48,6 +48,7 @@ export const commandCatalog: Record<string, readonly CommandSpec<never>[]> = {
   paymentsOrderDetail: orderDetailCommands,
   paymentsCredit: creditCommands,
   statistics: statisticsCommands,
+  hl7Outbound: hl7OutboundCommands,
   global: globalCommands,
   settings: settingsCommands,
   viewer: viewerCommands,

@@ -18,3 +18,4 @@ export * from './workspace';
 export * from './payments';
 export * from './dicom';
 export * from './hl7';
+export * from './hl7Outbound';

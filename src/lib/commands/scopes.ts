@@ -3,7 +3,7 @@
  * its own ('worklist', 'editor', 'viewer' ...), and an open dialog pushes 'dialog' on top.
  * Adding a scope: add it here and a label under `commands.scopes.<scope>` in the three locale files.
  */
-export const SCOPES = ['global', 'worklist', 'editor', 'print', 'viewer', 'registry', 'calling', 'consultations', 'consultation', 'publish', 'group', 'organization', 'kb', 'printTemplates', 'sampleGraphs', 'templates', 'learning', 'payments', 'orders', 'orderDetail', 'credit', 'statistics', 'dialog'] as const;
+export const SCOPES = ['global', 'worklist', 'editor', 'print', 'viewer', 'registry', 'calling', 'consultations', 'consultation', 'publish', 'group', 'organization', 'kb', 'printTemplates', 'sampleGraphs', 'templates', 'learning', 'payments', 'orders', 'orderDetail', 'credit', 'statistics', 'hl7', 'dialog'] as const;
 
 export type Scope = (typeof SCOPES)[number];
 

@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
-import { InboundPanel } from '@/features/hl7';
 import { CommandScope, useCommands } from '@/lib/commands';
 import { navigate, useSession } from '@/lib/session';
 import { useLoad } from '@/lib/useLoad';
@@ -14,6 +13,7 @@ import { OrganizationProcedures } from './OrganizationProcedures';
 import { OrganizationRoles } from './OrganizationRoles';
 import { OrganizationSettings } from './OrganizationSettings';
 import { PrintTemplatesTab } from './printTemplates/PrintTemplatesTab';
+import { Hl7Tab } from '@/features/hl7';
 import { OrganizationSampleGraphs } from './sampleGraphs/SampleGraphs';
 
 /** /groups/{groupId}/organizations/{organizationId}[/roles|/settings|/procedures] (areas §2). */
@@ -46,7 +46,7 @@ export default function OrganizationPage() {
             : tab === 'settings' && canAdmin ? <OrganizationSettings org={org.data} onChanged={org.reload} />
               : tab === 'procedures' && canAdmin ? <OrganizationProcedures org={org.data} />
               : tab === 'print-templates' && canAdmin ? <PrintTemplatesTab org={org.data} />
-              : tab === 'hl7' && canAdmin ? <InboundPanel orgId={org.data.id} />
+              : tab === 'hl7' && canAdmin ? <Hl7Tab orgId={org.data.id} />
               : tab === 'sample-graphs' && (canAdmin || canManageGraphs) ? <OrganizationSampleGraphs org={org.data} canManage={canAdmin || canManageGraphs} />
                 : <OrganizationHome org={org.data} onChanged={org.reload} />
         )}

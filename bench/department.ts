@@ -168,11 +168,14 @@ const INTERACTIVE = new Set<Kind>(['page', 'page-unreported', 'registry-query', 
 class Recorder {
   samples = new Map<Kind, number[]>();
   errors = new Map<Kind, Map<string, number>>();
+  /** 409s: two users raced for one object (two radiologists opening one exam, two chiefs one report); the right answer, counted apart. */
+  conflicts = new Map<Kind, Map<string, number>>();
   on = true;
   add(kind: Kind, ms: number) { if (this.on) (this.samples.get(kind) ?? this.samples.set(kind, []).get(kind)!).push(ms); }
   fail(kind: Kind, code: string) {
     if (!this.on) return;
-    const m = this.errors.get(kind) ?? this.errors.set(kind, new Map()).get(kind)!;
+    const into = code.startsWith('409') ? this.conflicts : this.errors;
+    const m = into.get(kind) ?? into.set(kind, new Map()).get(kind)!;
     m.set(code, (m.get(code) ?? 0) + 1);
   }
 }
@@ -180,7 +183,8 @@ class Recorder {
 interface Answer { status: number; body: Record<string, unknown> & { code?: string } }
 
 function client(base: string, rec: () => Recorder) {
-  return async (kind: Kind, token: string, method: string, route: string, body?: unknown): Promise<Answer | null> => {
+  /** `expected`: codes that are a step of the flow (the joint-exam question), counted as neither error nor conflict. */
+  return async (kind: Kind, token: string, method: string, route: string, body?: unknown, expected: string[] = []): Promise<Answer | null> => {
     const started = performance.now();
     try {
       const res = await fetch(`${base}${route}`, {
@@ -191,7 +195,7 @@ function client(base: string, rec: () => Recorder) {
       const ms = performance.now() - started;
       const json = (text ? JSON.parse(text) : {}) as Answer['body'];
       rec().add(kind, ms);
-      if (res.status >= 300) rec().fail(kind, `${res.status} ${json.code ?? ''}`.trim());
+      if (res.status >= 300 && !expected.includes(json.code ?? '')) rec().fail(kind, `${res.status} ${json.code ?? ''}`.trim());
       return { status: res.status, body: json };
     } catch (err) {
       rec().add(kind, performance.now() - started);
@@ -240,12 +244,25 @@ async function openReport(c: Ctx, token: string, exam: ExamItem): Promise<Report
   return view.body as unknown as ReportView;
 }
 
-async function radiologist(c: Ctx, rng: () => number, token: string): Promise<void> {
+/**
+ * Submit as the workspace does: when the patient has other exams that may share the report, the server answers 409
+ * JointExamsPending with them, the user decides (here: each reported on its own) and the client submits again.
+ */
+async function submitReport(call: Call, token: string, id: number, version: number, finding: string): Promise<Answer | null> {
+  const body = { version, finding, diagnosis: '<p>胸部未见明显异常。</p>', allowAdvisorEdit: false };
+  const first = await call('submit', token, 'POST', `reports/${id}/submit`, body, ['JointExamsPending']);
+  if (first?.status !== 409 || first.body.code !== 'JointExamsPending') return first;
+  const pending = ((first.body.details as { exams?: { id: number }[] } | undefined)?.exams ?? []).map((e) => e.id);
+  return call('submit', token, 'POST', `reports/${id}/submit`, { ...body, jointExams: { confirm: [], discard: pending } });
+}
+
+async function radiologist(c: Ctx, rng: () => number, token: string, index: number): Promise<void> {
   while (Date.now() < c.deadline) {
     await c.call('page', token, 'POST', 'exams/page-query', { filters: [snapshot()], sorts: byExamTime, skip: 20 * Math.floor(rng() * 3), limit: 20 });
     await c.pause(rng, 1, 4);
     const page = await c.call('page-unreported', token, 'POST', 'exams/page-query',
-      { filters: [snapshot(), status(['none'])], sorts: byExamTime, skip: 20 * Math.floor(rng() * 10), limit: 20 });
+      // Each radiologist works from a page of their own (of the first 20), as colleagues split the list.
+      { filters: [snapshot(), status(['none'])], sorts: byExamTime, skip: 20 * ((index + Math.floor(rng() * 2)) % 20), limit: 20 });
     const items = ((page?.body.items ?? []) as ExamItem[]);
     if (items.length === 0) { await c.pause(rng, 1, 3); continue; }
     await c.pause(rng, 1, 3);
@@ -265,7 +282,7 @@ async function radiologist(c: Ctx, rng: () => number, token: string): Promise<vo
       version = (saved.body as unknown as ReportView).version;
     }
     await c.pause(rng, 1, 3);
-    await c.call('submit', token, 'POST', `reports/${opened.id}/submit`, { version, finding: `<p>${text}</p>`, diagnosis: '<p>胸部未见明显异常。</p>', allowAdvisorEdit: false });
+    await submitReport(c.call, token, opened.id, version, `<p>${text}</p>`);
     await c.pause(rng, 1, 3);
   }
 }
@@ -291,6 +308,8 @@ function registration(c: Ctx, rng: () => number) {
     patient: {
       patientName: pick(rng, SURNAMES) + pick(rng, GIVEN) + pick(rng, GIVEN), patientGender: pick(rng, ['M', 'F']), patientSource: pick(rng, ['O', 'O', 'O', 'I', 'E']),
       age: 20 + Math.floor(rng() * 60), phone: `139${String(Math.floor(rng() * 1e8)).padStart(8, '0')}`,
+      // The source's own number (contract SOURCE_REQUIRED_FIELDS): the HIS card of an outpatient, the ward bed of an inpatient.
+      outpatientId: `MZ${Math.floor(rng() * 1e8)}`, inpatientId: `ZY${Math.floor(rng() * 1e7)}`, bedNum: String(1 + Math.floor(rng() * 60)),
     },
     exams: [{ modality, scheduledTime: new Date(Date.now() + 5 * 60_000).toISOString() }],
   };
@@ -405,8 +424,16 @@ function sampler(url: string): { stop: () => Promise<DbSample> } {
   return { stop: async () => { running = false; await loop; return out; } };
 }
 
+/** The machine's idle and busy CPU ticks so far (the first line of /proc/stat), to tell a busy machine from a busy server. */
+function machineTicks(): { idle: number; total: number } {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return { idle: f[3]! + f[4]!, total: f.reduce((a, b) => a + b, 0) };
+}
+
 // ── the solo phase: each kind alone, its server CPU per request ─────────────
-async function solo<T>(kind: Kind, pid: number, items: T[], op: (item: T) => Promise<unknown>): Promise<{ kind: Kind; n: number; cpuMsPerRequest: number; p50: number }> {
+async function solo<T>(kind: Kind, pid: number, items: T[], op: (item: T) => Promise<unknown>): Promise<{ kind: Kind; n: number; cpuMsPerRequest: number; p50: number; failed: number }> {
+  const rec = new Recorder();
+  current = rec;
   let next = 0;
   const before = cpuMs(pid);
   const times: number[] = [];
@@ -421,7 +448,8 @@ async function solo<T>(kind: Kind, pid: number, items: T[], op: (item: T) => Pro
   await sleep(200); // the screens' refreshes after a publish run after the answer
   const cpu = cpuMs(pid) - before;
   times.sort((a, b) => a - b);
-  return { kind, n: items.length, cpuMsPerRequest: items.length ? cpu / items.length : 0, p50: percentile(times, 50) };
+  const failed = [...rec.errors.values(), ...rec.conflicts.values()].reduce((a, m) => a + [...m.values()].reduce((x, y) => x + y, 0), 0);
+  return { kind, n: items.length, cpuMsPerRequest: items.length ? cpu / items.length : 0, p50: percentile(times, 50), failed };
 }
 
 // ── main ────────────────────────────────────────────────────────────────────
@@ -441,6 +469,7 @@ console.log(`\nbench:department — PostgreSQL bench_department: ${exams.toLocal
 const server = await startServer();
 const pid = server.child.pid!;
 process.on('exit', () => { try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ } });
+// Declared before solo() runs: the recorder the client writes into (each solo kind and each level its own).
 let current = new Recorder();
 const call = client(server.base, () => current);
 const tokens: Record<string, string> = {};
@@ -455,7 +484,6 @@ if ((await call('statistics', statsToken, 'POST', 'statistics/study', statsProbe
 // Solo: each kind alone, the state it needs made untimed first.
 const q0 = await resetQueue(database, ids);
 console.log(`queue today: ${q0.entries} entries, ${q0.waiting} waiting`);
-current.on = false;
 const soloRows: Awaited<ReturnType<typeof solo>>[] = [];
 const n = SOLO;
 const rad = tokens.rad1!;
@@ -490,7 +518,7 @@ soloRows.push(await solo('save', pid, lockedViews, async (v) => {
 }));
 const submitted: ReportView[] = [];
 soloRows.push(await solo('submit', pid, savedViews, async (v) => {
-  const s = await call('submit', rad, 'POST', `reports/${v.id}/submit`, { version: v.version, finding: `<p>${FINDING}</p>`, diagnosis: '<p>胸部未见明显异常。</p>', allowAdvisorEdit: false });
+  const s = await submitReport(call, rad, v.id, v.version, `<p>${FINDING}</p>`);
   if (s && s.status < 300) submitted.push(s.body as unknown as ReportView);
 }));
 soloRows.push(await solo('approve', pid, submitted, (v) => call('approve', tokens.chief!, 'POST', `reports/${v.id}/approve`, { version: v.version })));
@@ -525,13 +553,13 @@ soloRows.push(await solo('statistics', pid, Array.from({ length: 20 }, (_, i) =>
 }
 const cpuOf = new Map<string, number>(soloRows.map((r) => [r.kind, r.cpuMsPerRequest]));
 console.log(`\nsolo: each kind alone, ${SOLO_CONCURRENCY} at a time; server CPU = (user + system time of the server process) / requests, 10 ms ticks`);
-console.log(`${'kind'.padEnd(24)} ${'n'.padStart(5)} ${'p50 ms'.padStart(8)} ${'CPU ms/req'.padStart(11)}`);
-for (const r of soloRows) console.log(`${r.kind.padEnd(24)} ${String(r.n).padStart(5)} ${r.p50.toFixed(1).padStart(8)} ${r.cpuMsPerRequest.toFixed(2).padStart(11)}`);
+console.log(`${'kind'.padEnd(24)} ${'n'.padStart(5)} ${'p50 ms'.padStart(8)} ${'CPU ms/req'.padStart(11)} ${'non-2xx'.padStart(8)}`);
+for (const r of soloRows) console.log(`${r.kind.padEnd(24)} ${String(r.n).padStart(5)} ${r.p50.toFixed(1).padStart(8)} ${r.cpuMsPerRequest.toFixed(2).padStart(11)} ${String(r.failed).padStart(8)}`);
 
 // The levels.
 interface LevelResult {
-  users: number; roles: Record<string, number>; seconds: number; serverCpuPercent: number; load: number;
-  kinds: { kind: Kind; n: number; p50: number; p95: number; p99: number; max: number; errors: Record<string, number>; cpuMsPerRequest: number | null }[];
+  users: number; roles: Record<string, number>; seconds: number; serverCpuPercent: number; loadGeneratorPercent: number; machineIdlePercent: number; load: number;
+  kinds: { kind: Kind; n: number; p50: number; p95: number; p99: number; max: number; errors: Record<string, number>; conflicts: Record<string, number>; cpuMsPerRequest: number | null }[];
   screens: { opened: number; failed: number; stateEvents: number; callEvents: number };
   db: { poolMax: number; plannedPoolMax: number; inUseMax: number; inUseMean: number; activeMean: number; lockWaitSamples: number; lockWaitMax: number; topLockWaits: [string, number][] };
 }
@@ -548,6 +576,8 @@ for (const users of LEVELS) {
   const counts = { state: 0, call: 0, opened: 0, failed: 0 };
   const db = sampler(benchUrl());
   const cpuBefore = cpuMs(pid);
+  const selfBefore = process.cpuUsage();
+  const machineBefore = machineTicks();
   const wallBefore = performance.now();
   let operators = 0;
   let radiologists = 0;
@@ -557,7 +587,7 @@ for (const users of LEVELS) {
     // Users arrive over the first seconds, not all in one instant.
     await sleep(rng() * Math.min(5_000, SECONDS * 100));
     switch (role) {
-      case 'radiologist': return radiologist(ctx, rng, radiologists++ % 2 ? tokens.rad2! : tokens.rad1!);
+      case 'radiologist': { const r = radiologists++; return radiologist(ctx, rng, r % 2 ? tokens.rad2! : tokens.rad1!, r); }
       case 'chief': return chief(ctx, rng, tokens.chief!);
       case 'registrar': return registrar(ctx, rng, tokens.registrar!);
       case 'operator': return operator(ctx, rng, tokens.registrar!, ids.queueTypes[operators++ % ids.queueTypes.length]!.id);
@@ -568,6 +598,10 @@ for (const users of LEVELS) {
   await Promise.all(loops);
   const wall = performance.now() - wallBefore;
   const cpu = cpuMs(pid) - cpuBefore;
+  const self = process.cpuUsage(selfBefore);
+  const machine = machineTicks();
+  const idlePercent = Math.round(((machine.idle - machineBefore.idle) / Math.max(1, machine.total - machineBefore.total)) * 1000) / 10;
+  const loadGeneratorPercent = Math.round(((self.user + self.system) / 1000 / wall) * 1000) / 10;
   await sleep(300);
   screens.forEach((s) => s.abort());
   const sample = await db.stop();
@@ -575,12 +609,12 @@ for (const users of LEVELS) {
   for (const r of roles) tally[r] = (tally[r] ?? 0) + 1;
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
   const result: LevelResult = {
-    users, roles: tally, seconds: Math.round(wall / 100) / 10, serverCpuPercent: Math.round((cpu / wall) * 1000) / 10, load: loadavg()[0]!,
+    users, roles: tally, seconds: Math.round(wall / 100) / 10, serverCpuPercent: Math.round((cpu / wall) * 1000) / 10, loadGeneratorPercent, machineIdlePercent: idlePercent, load: loadavg()[0]!,
     kinds: KINDS.filter((k) => rec.samples.has(k)).map((kind) => {
       const s = rec.samples.get(kind)!.sort((a, b) => a - b);
       return {
         kind, n: s.length, p50: percentile(s, 50), p95: percentile(s, 95), p99: percentile(s, 99), max: s.at(-1)!,
-        errors: Object.fromEntries(rec.errors.get(kind) ?? []), cpuMsPerRequest: cpuOf.get(kind) ?? null,
+        errors: Object.fromEntries(rec.errors.get(kind) ?? []), conflicts: Object.fromEntries(rec.conflicts.get(kind) ?? []), cpuMsPerRequest: cpuOf.get(kind) ?? null,
       };
     }),
     screens: { opened: counts.opened, failed: counts.failed, stateEvents: counts.state, callEvents: counts.call },
@@ -593,12 +627,13 @@ for (const users of LEVELS) {
   levels.push(result);
   const f = (v: number) => v.toFixed(v < 10 ? 1 : 0);
   console.log(`\n${users} users (${Object.entries(tally).map(([r, k]) => `${k} ${r}`).join(', ')}), ${result.seconds} s, think × ${THINK}; `
-    + `queue ${q.entries} today, ${q.waiting} waiting at the start; server CPU ${result.serverCpuPercent} % of one core; load ${result.load.toFixed(2)}`);
-  console.log(`${'kind'.padEnd(18)} ${'n'.padStart(6)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'p99'.padStart(7)} ${'max'.padStart(7)} ${'CPU ms/req'.padStart(11)}  errors`);
+    + `queue ${q.entries} today, ${q.waiting} waiting at the start; server CPU ${result.serverCpuPercent} % of one core, this load generator ${loadGeneratorPercent} %, machine idle ${idlePercent} %; load ${result.load.toFixed(2)}`);
+  console.log(`${'kind'.padEnd(18)} ${'n'.padStart(6)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'p99'.padStart(7)} ${'max'.padStart(7)} ${'CPU ms/req'.padStart(11)}  errors; 409 conflicts`);
   for (const k of result.kinds) {
-    const errs = Object.entries(k.errors).map(([code, c]) => `${c}× ${code}`).join(', ');
+    const list = (m: Record<string, number>) => Object.entries(m).map(([code, c]) => `${c}× ${code}`).join(', ');
+    const errs = `${list(k.errors) || '0'}${Object.keys(k.conflicts).length ? `; ${list(k.conflicts)}` : ''}`;
     console.log(`${(k.kind + (INTERACTIVE.has(k.kind) ? ' *' : '')).padEnd(18)} ${String(k.n).padStart(6)} ${f(k.p50).padStart(7)} ${f(k.p95).padStart(7)} ${f(k.p99).padStart(7)} ${f(k.max).padStart(7)} `
-      + `${(k.cpuMsPerRequest === null ? '-' : k.cpuMsPerRequest.toFixed(2)).padStart(11)}  ${errs || '0'}`);
+      + `${(k.cpuMsPerRequest === null ? '-' : k.cpuMsPerRequest.toFixed(2)).padStart(11)}  ${errs}`);
   }
   console.log(`(ms; * interactive: target p95 ≤ 50 ms at 50 users, p99 ≤ 500 ms at 200; screen-call-event: call-next sent → the screen's "call" event)`);
   console.log(`screens: ${counts.opened} streams open (${counts.failed} failed), ${counts.state} state and ${counts.call} call events`);

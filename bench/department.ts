@@ -400,9 +400,9 @@ function rolesFor(users: number): Role[] {
 }
 
 // ── the database seen from inside: connections in use and lock waits ────────
-interface DbSample { inUse: number[]; active: number[]; lockWaits: number[]; waiting: Map<string, number> }
+interface DbSample { inUse: number[]; active: number[]; idleInTransaction: number[]; lockWaits: number[]; waiting: Map<string, number> }
 function sampler(url: string): { stop: () => Promise<DbSample> } {
-  const out: DbSample = { inUse: [], active: [], lockWaits: [], waiting: new Map() };
+  const out: DbSample = { inUse: [], active: [], idleInTransaction: [], lockWaits: [], waiting: new Map() };
   const c = new pg.Client({ connectionString: url });
   let running = true;
   const loop = (async () => {
@@ -414,6 +414,8 @@ function sampler(url: string): { stop: () => Promise<DbSample> } {
       const busy = rows.filter((r) => r.state && r.state !== 'idle');
       out.inUse.push(busy.length);
       out.active.push(rows.filter((r) => r.state === 'active').length);
+      // A transaction open while the server computes (or waits for its event loop) holds its row locks and its connection.
+      out.idleInTransaction.push(rows.filter((r) => r.state === 'idle in transaction').length);
       const locks = rows.filter((r) => r.wait === 'Lock');
       out.lockWaits.push(locks.length);
       for (const l of locks) out.waiting.set(l.query, (out.waiting.get(l.query) ?? 0) + 1);
@@ -561,7 +563,7 @@ interface LevelResult {
   users: number; roles: Record<string, number>; seconds: number; serverCpuPercent: number; loadGeneratorPercent: number; machineIdlePercent: number; load: number;
   kinds: { kind: Kind; n: number; p50: number; p95: number; p99: number; max: number; errors: Record<string, number>; conflicts: Record<string, number>; cpuMsPerRequest: number | null }[];
   screens: { opened: number; failed: number; stateEvents: number; callEvents: number };
-  db: { poolMax: number; plannedPoolMax: number; inUseMax: number; inUseMean: number; activeMean: number; lockWaitSamples: number; lockWaitMax: number; topLockWaits: [string, number][] };
+  db: { poolMax: number; plannedPoolMax: number; inUseMax: number; inUseMean: number; activeMean: number; idleInTransactionMean: number; lockWaitSamples: number; lockWaitMax: number; topLockWaits: [string, number][] };
 }
 const levels: LevelResult[] = [];
 for (const users of LEVELS) {
@@ -619,7 +621,7 @@ for (const users of LEVELS) {
     }),
     screens: { opened: counts.opened, failed: counts.failed, stateEvents: counts.state, callEvents: counts.call },
     db: {
-      poolMax: 20, plannedPoolMax: 10, inUseMax: Math.max(0, ...sample.inUse), inUseMean: mean(sample.inUse), activeMean: mean(sample.active),
+      poolMax: 20, plannedPoolMax: 10, inUseMax: Math.max(0, ...sample.inUse), inUseMean: mean(sample.inUse), activeMean: mean(sample.active), idleInTransactionMean: mean(sample.idleInTransaction),
       lockWaitSamples: sample.lockWaits.filter((x) => x > 0).length, lockWaitMax: Math.max(0, ...sample.lockWaits),
       topLockWaits: [...sample.waiting].sort((a, b) => b[1] - a[1]).slice(0, 5),
     },
@@ -638,7 +640,7 @@ for (const users of LEVELS) {
   console.log(`(ms; * interactive: target p95 ≤ 50 ms at 50 users, p99 ≤ 500 ms at 200; screen-call-event: call-next sent → the screen's "call" event)`);
   console.log(`screens: ${counts.opened} streams open (${counts.failed} failed), ${counts.state} state and ${counts.call} call events`);
   console.log(`database: the server's pools hold at most ${result.db.poolMax} + ${result.db.plannedPoolMax} connections (server/db/client.ts; their queue is not exposed); `
-    + `sampled every 0.5 s: ${result.db.inUseMax} busy at most, ${result.db.inUseMean.toFixed(1)} busy and ${result.db.activeMean.toFixed(1)} active on average; `
+    + `sampled every 0.5 s: ${result.db.inUseMax} busy at most, ${result.db.inUseMean.toFixed(1)} busy, ${result.db.activeMean.toFixed(1)} active and ${result.db.idleInTransactionMean.toFixed(1)} idle in a transaction on average; `
     + `lock waits in ${result.db.lockWaitSamples} of ${sample.inUse.length} samples (at most ${result.db.lockWaitMax} at once)`);
   for (const [query, c] of result.db.topLockWaits) console.log(`  waiting on a lock ${c}×: ${query}`);
 }

@@ -487,71 +487,74 @@ if ((await call('statistics', statsToken, 'POST', 'statistics/study', statsProbe
 const q0 = await resetQueue(database, ids);
 console.log(`queue today: ${q0.entries} entries, ${q0.waiting} waiting`);
 const soloRows: Awaited<ReturnType<typeof solo>>[] = [];
-const n = SOLO;
-const rad = tokens.rad1!;
-const pageBody = () => ({ filters: [snapshot()], sorts: byExamTime, limit: 20 });
-const unreported = (skip: number) => ({ filters: [snapshot(), status(['none'])], sorts: byExamTime, skip, limit: 20 });
-for (let i = 0; i < 10; i++) await call('page', rad, 'POST', 'exams/page-query', pageBody()); // warm the server's JIT and plans
-soloRows.push(await solo('page', pid, Array.from({ length: n }), () => call('page', rad, 'POST', 'exams/page-query', pageBody())));
-soloRows.push(await solo('page-unreported', pid, Array.from({ length: n }, (_, i) => i % 10), (p) => call('page-unreported', rad, 'POST', 'exams/page-query', unreported(p * 20))));
-// Exams without a report of rad1's worklist (from the unreported pages, offsets past the radiologists' during the levels).
-const fresh: ExamItem[] = [];
-for (let skip = 400; fresh.length < n * 2 && skip < 400 + 40 * n; skip += 100) {
-  const page = await call('page-unreported', rad, 'POST', 'exams/page-query', { ...unreported(skip), limit: 100 });
-  fresh.push(...((page?.body.items ?? []) as ExamItem[]).filter((e) => !e.reportId && !fresh.some((f) => f.id === e.id)));
-}
-const mine = fresh.slice(0, n);
-soloRows.push(await solo('exam-detail', pid, mine, (e) => call('exam-detail', rad, 'GET', `exams/${e.id}/detail`)));
-const views: ReportView[] = [];
-soloRows.push(await solo('report-open', pid, mine, async (e) => {
-  const v = await call('report-open', rad, 'POST', `exams/${e.id}/reports`, {});
-  if (v && v.status < 300) views.push(v.body as unknown as ReportView);
-}));
-soloRows.push(await solo('report-detail', pid, views, (v) => call('report-detail', rad, 'GET', `reports/${v.id}/detail`)));
-const lockedViews: ReportView[] = [];
-soloRows.push(await solo('lock', pid, views, async (v) => {
-  const l = await call('lock', rad, 'POST', `reports/${v.id}/lock`, { version: v.version });
-  if (l && l.status < 300) lockedViews.push(l.body as unknown as ReportView);
-}));
-const savedViews: ReportView[] = [];
-soloRows.push(await solo('save', pid, lockedViews, async (v) => {
-  const s = await call('save', rad, 'POST', `reports/${v.id}/save`, { version: v.version, finding: `<p>${FINDING}</p>`, diagnosis: '<p>胸部未见明显异常。</p>', allowAdvisorEdit: false });
-  if (s && s.status < 300) savedViews.push(s.body as unknown as ReportView);
-}));
-const submitted: ReportView[] = [];
-soloRows.push(await solo('submit', pid, savedViews, async (v) => {
-  const s = await submitReport(call, rad, v.id, v.version, `<p>${FINDING}</p>`);
-  if (s && s.status < 300) submitted.push(s.body as unknown as ReportView);
-}));
-soloRows.push(await solo('approve', pid, submitted, (v) => call('approve', tokens.chief!, 'POST', `reports/${v.id}/approve`, { version: v.version })));
-soloRows.push(await solo('approve-page', pid, Array.from({ length: n }), () => call('approve-page', tokens.chief!, 'POST', 'exams/page-query', { filters: [snapshot(), status(['final'])], sorts: byExamTime, limit: 20 })));
-const reg = tokens.registrar!;
-const soloCtx = { ids } as Ctx;
-const soloRng = mulberry32(SEED * 7919);
-soloRows.push(await solo('registry-query', pid, Array.from({ length: n }), () => call('registry-query', reg, 'POST', `buckets/${ids.bucketId}/registry/query`, { filters: registryToday(ids.timeZone), skip: 0, limit: 10 })));
-const made: { examId: number; version: number }[] = [];
-soloRows.push(await solo('register', pid, Array.from({ length: Math.min(n, 150) }), async () => {
-  const r = await call('register', reg, 'POST', 'registry', registration(soloCtx, soloRng));
-  if (r && r.status < 300) made.push({ examId: (r.body.lines as { examId: number }[])[0]!.examId, version: Number(r.body.version) });
-}));
-soloRows.push(await solo('check-in', pid, made, (m) => call('check-in', reg, 'POST', 'exam/status', { examId: m.examId, status: 'Arrived', version: m.version })));
-const perQueue = Math.floor(q0.waiting / ids.queueTypes.length);
-soloRows.push(await solo('call-next', pid, Array.from({ length: Math.min(n, perQueue) }, (_, i) => ids.queueTypes[i % ids.queueTypes.length]!.id),
-  (queueTypeId) => call('call-next', reg, 'POST', 'queue-exams/call-next', { bucketId: ids.bucketId, queueTypeId })));
-soloRows.push(await solo('queue-board', pid, Array.from({ length: Math.min(n, 100) }), () => call('queue-board', reg, 'GET', `buckets/${ids.bucketId}/queue-exams`)));
-soloRows.push(await solo('statistics', pid, Array.from({ length: 20 }, (_, i) => ['statistics/study', 'statistics/modality', 'statistics/report', 'statistics/registrar', 'statistics/report-positive'][i % 5]!),
-  (route) => call('statistics', statsToken, 'POST', route, statsProbe)));
-// call-next again with 10 screens listening: the fan-out's share (each publish re-reads the screen state per stream).
-{
-  const counts = { state: 0, call: 0, opened: 0, failed: 0 };
-  const ctx = { ids, calledAt: new Map() } as unknown as Ctx;
-  const screens = Array.from({ length: 10 }, () => screen(ctx, server.base, reg, () => current, counts));
-  await sleep(1000);
-  const row = await solo('call-next', pid, Array.from({ length: Math.min(60, perQueue) }, (_, i) => ids.queueTypes[i % ids.queueTypes.length]!.id),
-    (queueTypeId) => call('call-next', reg, 'POST', 'queue-exams/call-next', { bucketId: ids.bucketId, queueTypeId }));
-  await sleep(500);
-  screens.forEach((s) => s.abort());
-  soloRows.push({ ...row, kind: 'call-next (10 screens)' as Kind });
+// `--solo 0` skips it (a quick look at the levels; the CPU column is then empty).
+if (SOLO > 0) {
+  const n = SOLO;
+  const rad = tokens.rad1!;
+  const pageBody = () => ({ filters: [snapshot()], sorts: byExamTime, limit: 20 });
+  const unreported = (skip: number) => ({ filters: [snapshot(), status(['none'])], sorts: byExamTime, skip, limit: 20 });
+  for (let i = 0; i < 10; i++) await call('page', rad, 'POST', 'exams/page-query', pageBody()); // warm the server's JIT and plans
+  soloRows.push(await solo('page', pid, Array.from({ length: n }), () => call('page', rad, 'POST', 'exams/page-query', pageBody())));
+  soloRows.push(await solo('page-unreported', pid, Array.from({ length: n }, (_, i) => i % 10), (p) => call('page-unreported', rad, 'POST', 'exams/page-query', unreported(p * 20))));
+  // Exams without a report of rad1's worklist (from the unreported pages, offsets past the radiologists' during the levels).
+  const fresh: ExamItem[] = [];
+  for (let skip = 400; fresh.length < n * 2 && skip < 400 + 40 * n; skip += 100) {
+    const page = await call('page-unreported', rad, 'POST', 'exams/page-query', { ...unreported(skip), limit: 100 });
+    fresh.push(...((page?.body.items ?? []) as ExamItem[]).filter((e) => !e.reportId && !fresh.some((f) => f.id === e.id)));
+  }
+  const mine = fresh.slice(0, n);
+  soloRows.push(await solo('exam-detail', pid, mine, (e) => call('exam-detail', rad, 'GET', `exams/${e.id}/detail`)));
+  const views: ReportView[] = [];
+  soloRows.push(await solo('report-open', pid, mine, async (e) => {
+    const v = await call('report-open', rad, 'POST', `exams/${e.id}/reports`, {});
+    if (v && v.status < 300) views.push(v.body as unknown as ReportView);
+  }));
+  soloRows.push(await solo('report-detail', pid, views, (v) => call('report-detail', rad, 'GET', `reports/${v.id}/detail`)));
+  const lockedViews: ReportView[] = [];
+  soloRows.push(await solo('lock', pid, views, async (v) => {
+    const l = await call('lock', rad, 'POST', `reports/${v.id}/lock`, { version: v.version });
+    if (l && l.status < 300) lockedViews.push(l.body as unknown as ReportView);
+  }));
+  const savedViews: ReportView[] = [];
+  soloRows.push(await solo('save', pid, lockedViews, async (v) => {
+    const s = await call('save', rad, 'POST', `reports/${v.id}/save`, { version: v.version, finding: `<p>${FINDING}</p>`, diagnosis: '<p>胸部未见明显异常。</p>', allowAdvisorEdit: false });
+    if (s && s.status < 300) savedViews.push(s.body as unknown as ReportView);
+  }));
+  const submitted: ReportView[] = [];
+  soloRows.push(await solo('submit', pid, savedViews, async (v) => {
+    const s = await submitReport(call, rad, v.id, v.version, `<p>${FINDING}</p>`);
+    if (s && s.status < 300) submitted.push(s.body as unknown as ReportView);
+  }));
+  soloRows.push(await solo('approve', pid, submitted, (v) => call('approve', tokens.chief!, 'POST', `reports/${v.id}/approve`, { version: v.version })));
+  soloRows.push(await solo('approve-page', pid, Array.from({ length: n }), () => call('approve-page', tokens.chief!, 'POST', 'exams/page-query', { filters: [snapshot(), status(['final'])], sorts: byExamTime, limit: 20 })));
+  const reg = tokens.registrar!;
+  const soloCtx = { ids } as Ctx;
+  const soloRng = mulberry32(SEED * 7919);
+  soloRows.push(await solo('registry-query', pid, Array.from({ length: n }), () => call('registry-query', reg, 'POST', `buckets/${ids.bucketId}/registry/query`, { filters: registryToday(ids.timeZone), skip: 0, limit: 10 })));
+  const made: { examId: number; version: number }[] = [];
+  soloRows.push(await solo('register', pid, Array.from({ length: Math.min(n, 150) }), async () => {
+    const r = await call('register', reg, 'POST', 'registry', registration(soloCtx, soloRng));
+    if (r && r.status < 300) made.push({ examId: (r.body.lines as { examId: number }[])[0]!.examId, version: Number(r.body.version) });
+  }));
+  soloRows.push(await solo('check-in', pid, made, (m) => call('check-in', reg, 'POST', 'exam/status', { examId: m.examId, status: 'Arrived', version: m.version })));
+  const perQueue = Math.floor(q0.waiting / ids.queueTypes.length);
+  soloRows.push(await solo('call-next', pid, Array.from({ length: Math.min(n, perQueue) }, (_, i) => ids.queueTypes[i % ids.queueTypes.length]!.id),
+    (queueTypeId) => call('call-next', reg, 'POST', 'queue-exams/call-next', { bucketId: ids.bucketId, queueTypeId })));
+  soloRows.push(await solo('queue-board', pid, Array.from({ length: Math.min(n, 100) }), () => call('queue-board', reg, 'GET', `buckets/${ids.bucketId}/queue-exams`)));
+  soloRows.push(await solo('statistics', pid, Array.from({ length: 20 }, (_, i) => ['statistics/study', 'statistics/modality', 'statistics/report', 'statistics/registrar', 'statistics/report-positive'][i % 5]!),
+    (route) => call('statistics', statsToken, 'POST', route, statsProbe)));
+  // call-next again with 10 screens listening: the fan-out's share (each publish re-reads the screen state per stream).
+  {
+    const counts = { state: 0, call: 0, opened: 0, failed: 0 };
+    const ctx = { ids, calledAt: new Map() } as unknown as Ctx;
+    const screens = Array.from({ length: 10 }, () => screen(ctx, server.base, reg, () => current, counts));
+    await sleep(1000);
+    const row = await solo('call-next', pid, Array.from({ length: Math.min(60, perQueue) }, (_, i) => ids.queueTypes[i % ids.queueTypes.length]!.id),
+      (queueTypeId) => call('call-next', reg, 'POST', 'queue-exams/call-next', { bucketId: ids.bucketId, queueTypeId }));
+    await sleep(500);
+    screens.forEach((s) => s.abort());
+    soloRows.push({ ...row, kind: 'call-next (10 screens)' as Kind });
+  }
 }
 const cpuOf = new Map<string, number>(soloRows.map((r) => [r.kind, r.cpuMsPerRequest]));
 console.log(`\nsolo: each kind alone, ${SOLO_CONCURRENCY} at a time; server CPU = (user + system time of the server process) / requests, 10 ms ticks`);

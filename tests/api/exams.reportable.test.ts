@@ -75,6 +75,15 @@ describe('the reportable rule', () => {
     expect(preparedCt.items.length).toBeGreaterThan(0);
   });
 
+  it('answers "unreported, by exam time" (a prepared statement planned with its values) as the general builder does', async () => {
+    const none = { field: 'reportStatus', operator: 'in', values: ['none'] } satisfies Filter;
+    const prepared = await all([snapshot(), none]);
+    const built = await all([snapshot(), none, { field: 'id', operator: 'gte', values: [1] }]);
+    expect(prepared.items.map((e) => e.id)).toEqual(built.items.map((e) => e.id));
+    expect(prepared.items.length).toBeGreaterThan(0);
+    expect(prepared.items.every((e) => e.reportStatus === 'none')).toBe(true);
+  });
+
   it('refuses a value that is not a boolean, and operators other than equal', async () => {
     for (const filter of [{ ...reportable(true), values: ['yes'] }, { ...reportable(true), operator: 'notEqual' }]) {
       const res = await s.request('POST', 'exams/page-query', { token: rad, body: { filters: [filter] } });

@@ -43,6 +43,8 @@ async function openTab(page: Page) {
   await signIn(page, 'admin');
   await page.goto(ORG_PAGE);
   await expect(page.getByTestId('admin-title')).toBeVisible();
+  // The home tab's main control takes the focus when it is drawn; Esc leaves it so the digit switches tabs.
+  await expect(page.locator('[data-main-control]').first()).toBeFocused();
   await page.keyboard.press('Escape');
   await page.keyboard.press('7');
   await expect(page).toHaveURL(/\/organizations\/1\/hl7$/);

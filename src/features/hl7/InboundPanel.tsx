@@ -8,6 +8,7 @@ import { http, isSessionEndingError } from '@/lib/http';
 import { MAIN_CONTROL } from '@/lib/mainFocus';
 import { toasts } from '@/lib/toasts';
 import { useLoad } from '@/lib/useLoad';
+import { KeyHint, Section } from '@/ui/Section';
 import { hl7InboundCommands } from './commands';
 
 const SEARCH_FIELDS = ['controlId', 'patientId', 'orderId'] as const;
@@ -75,8 +76,8 @@ export function InboundPanel({ orgId }: { orgId: number }) {
   const time = (iso: string) => new Date(iso).toLocaleString(i18n.language === 'en' ? 'en-GB' : 'zh-CN', { hour12: false });
   const s = settings.data;
   return (
-    <section className="mb-5 max-w-5xl" data-testid="hl7-inbound">
-      <h2 className="text-sm font-semibold">{t('hl7.inbound.title')}</h2>
+    <div className="flex max-w-5xl flex-col gap-4" data-testid="hl7-inbound">
+      <Section title={t('hl7.inbound.title')} testId="hl7-inbound-settings">
       <p className="mb-2 text-xs text-fg-muted">{t('hl7.inbound.hint')}</p>
       {!s ? (
         <p className="text-[13px] text-fg-muted">{settings.error ? errorText(t, settings.error) : t('common.loading')}</p>
@@ -90,7 +91,7 @@ export function InboundPanel({ orgId }: { orgId: number }) {
           </dl>
           <label className="mb-3 flex items-center gap-2 text-[13px]">
             <input type="checkbox" data-testid="hl7-enabled" checked={s.enabled} disabled={busy} onChange={toggle} {...MAIN_CONTROL} />
-            {t('hl7.inbound.enabled')} <kbd className="text-xs text-fg-muted">Shift+H</kbd>
+            {t('hl7.inbound.enabled')} <KeyHint keys="Shift+H" />
           </label>
           <form onSubmit={save} className="mb-4 flex flex-wrap items-end gap-2">
             <div>
@@ -104,22 +105,26 @@ export function InboundPanel({ orgId }: { orgId: number }) {
         </>
       )}
 
-      <h3 className="mb-1 text-xs font-semibold">{t('hl7.inbound.log')}</h3>
-      <div className="mb-2 flex flex-wrap items-end gap-2 text-[13px]">
-        <select aria-label={t('hl7.inbound.searchBy')} className="input h-7 text-[13px]" value={field} onChange={(e) => setField(e.target.value as SearchField)}>
+      </Section>
+
+      <Section title={t('hl7.inbound.log')} count={log.data?.total} testId="hl7-inbound-log"
+        actions={(
+      <>
+        <select aria-label={t('hl7.inbound.searchBy')} className="input h-7 w-auto text-[13px]" value={field} onChange={(e) => setField(e.target.value as SearchField)}>
           {SEARCH_FIELDS.map((f) => <option key={f} value={f}>{t(`hl7.inbound.fields.${f}`)}</option>)}
         </select>
         <input ref={search} type="search" data-testid="hl7-search" aria-label={t('hl7.inbound.search')} placeholder={t('hl7.inbound.search')}
           className="input h-7 w-56 text-[13px]" value={term} onChange={(e) => setTerm(e.target.value)} />
-        <select aria-label={t('hl7.inbound.outcome')} className="input h-7 text-[13px]" value={outcome} onChange={(e) => setOutcome(e.target.value)}>
+        <select aria-label={t('hl7.inbound.outcome')} className="input h-7 w-auto text-[13px]" value={outcome} onChange={(e) => setOutcome(e.target.value)}>
           <option value="">{t('hl7.inbound.anyOutcome')}</option>
           {HL7_OUTCOMES.map((o) => <option key={o} value={o}>{t(`hl7.inbound.outcomes.${o}`)}</option>)}
         </select>
-        <select aria-label={t('hl7.inbound.type')} className="input h-7 text-[13px]" value={type} onChange={(e) => setType(e.target.value)}>
+        <select aria-label={t('hl7.inbound.type')} className="input h-7 w-auto text-[13px]" value={type} onChange={(e) => setType(e.target.value)}>
           <option value="">{t('hl7.inbound.anyType')}</option>
           {TYPES.map((x) => <option key={x} value={x}>{x}</option>)}
         </select>
-      </div>
+      </>
+        )}>
       {!log.data ? (
         <p className="text-[13px] text-fg-muted">{log.error ? errorText(t, log.error) : t('common.loading')}</p>
       ) : log.data.items.length === 0 ? (
@@ -161,6 +166,7 @@ export function InboundPanel({ orgId }: { orgId: number }) {
           </tbody>
         </table>
       )}
-    </section>
+      </Section>
+    </div>
   );
 }

@@ -5,11 +5,10 @@ import { HL7_CHARSETS, type Hl7Charset, type Hl7Destination, type Hl7OutboxItem,
 import { useCommands } from '@/lib/commands';
 import { errorText } from '@/lib/errorText';
 import { http, isSessionEndingError } from '@/lib/http';
-import { MAIN_CONTROL } from '@/lib/mainFocus';
 import { toasts } from '@/lib/toasts';
 import { useLoad } from '@/lib/useLoad';
 import { Alert } from '@/ui/Alert';
-import { Section } from '@/ui/Section';
+import { KeyHint, Section } from '@/ui/Section';
 import { Spinner } from '@/ui/Spinner';
 import { hl7OutboundCommands } from './outboundCommands';
 
@@ -135,7 +134,7 @@ export function OutboundPanel({ orgId }: { orgId: number }) {
               {field('port', 'w-20', { numeric: true })}
               <div>
                 <label htmlFor={`${ids}-charset`} className="mb-0.5 block text-xs text-fg-muted">{t('hl7.out.fields.charset')}</label>
-                <select id={`${ids}-charset`} className="input h-7 text-[13px]" value={form.charset} data-testid="hl7-out-charset"
+                <select id={`${ids}-charset`} className="input h-7 w-auto text-[13px]" value={form.charset} data-testid="hl7-out-charset"
                   onChange={(e) => set({ charset: e.target.value as Hl7Charset })}>
                   {HL7_CHARSETS.map((c) => <option key={c} value={c}>{c}</option>)}
                 </select>
@@ -143,7 +142,7 @@ export function OutboundPanel({ orgId }: { orgId: number }) {
             </div>
             <div className="flex flex-wrap items-end gap-2">
               {field('sendingApplication', 'w-32')}
-              {field('sendingFacility', 'w-32', { placeholder: t('hl7.out.facilityDefault') })}
+              {field('sendingFacility', 'w-44', { placeholder: t('hl7.out.facilityDefault') })}
               {field('receivingApplication', 'w-32')}
               {field('receivingFacility', 'w-32')}
             </div>
@@ -164,7 +163,7 @@ export function OutboundPanel({ orgId }: { orgId: number }) {
             )}
             <div>
               <button type="submit" className="btn btn-primary h-7 px-3 text-xs" disabled={busy} data-testid="hl7-out-save">
-                {t('hl7.out.save')} <kbd className="text-fg-muted">Ctrl+S</kbd>
+                {t('hl7.out.save')} <KeyHint keys="Ctrl+S" />
               </button>
             </div>
           </form>
@@ -175,11 +174,11 @@ export function OutboundPanel({ orgId }: { orgId: number }) {
         actions={(
           <>
             <label htmlFor={`${ids}-search`} className="sr-only">{t('hl7.out.search')}</label>
-            <input id={`${ids}-search`} ref={search} {...MAIN_CONTROL} className="input h-7 w-56 text-[13px]" value={text} placeholder={t('hl7.out.search')}
+            <input id={`${ids}-search`} ref={search} className="input h-7 w-64 text-[13px]" value={text} placeholder={t('hl7.out.search')}
               data-testid="hl7-out-search" onChange={(e) => setText(e.target.value)}
               onKeyDown={(e) => { if (e.key === 'Escape') e.currentTarget.blur(); }} />
             <label htmlFor={`${ids}-status`} className="sr-only">{t('hl7.out.statusFilter')}</label>
-            <select id={`${ids}-status`} className="input h-7 text-[13px]" value={status} data-testid="hl7-out-status"
+            <select id={`${ids}-status`} className="input h-7 w-auto text-[13px]" value={status} data-testid="hl7-out-status"
               onChange={(e) => setStatus(e.target.value as StatusFilter)}>
               {(['all', 'pending', 'sent', 'dead'] as const).map((s) => <option key={s} value={s}>{t(`hl7.out.statuses.${s}`)}</option>)}
             </select>
@@ -212,7 +211,7 @@ export function OutboundPanel({ orgId }: { orgId: number }) {
                   <td className="whitespace-nowrap text-right">
                     {r.status !== 'pending' && (
                       <button type="button" className="btn h-6 px-2 text-xs" tabIndex={-1} disabled={busy} onClick={() => void resend(r.id)}>
-                        {t('hl7.out.resend')} <kbd className="text-fg-muted">R</kbd>
+                        {t('hl7.out.resend')} <KeyHint keys="R" />
                       </button>
                     )}
                   </td>

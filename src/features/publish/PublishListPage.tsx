@@ -8,11 +8,11 @@ import { errorText } from '@/lib/errorText';
 import { isSessionEndingError } from '@/lib/http';
 import { pageRange, turnedPage, useHeldRow } from '@/lib/listPage';
 import { toasts } from '@/lib/toasts';
-import { Spinner } from '@/ui/Spinner';
+import { PageLoading, PageProblem } from '@/ui/LoadState';
 import { publishApi } from './api';
 import { publishListCommands, type PublishListContext } from './commands';
 import { idFrom, publishListPath } from './paths';
-import { Empty, Problem } from './PublishListStates';
+import { Empty } from './PublishListStates';
 import { Table } from './PublishTable';
 import { Toolbar } from './PublishToolbar';
 import { UnpublishDialog, type UnpublishTarget } from './UnpublishDialog';
@@ -133,15 +133,15 @@ export default function PublishListPage() {
           onRefresh={context.refresh}
         />
         {orgs.error && !isSessionEndingError(orgs.error) ? (
-          <Problem text={errorText(t, orgs.error)} onRetry={orgs.reload} />
+          <PageProblem text={errorText(t, orgs.error)} onRetry={orgs.reload} />
         ) : !orgs.data ? (
-          <div className="flex flex-1 items-center justify-center py-16"><Spinner label={t('common.loading')} /></div>
+          <PageLoading />
         ) : publishable.length === 0 ? (
-          <Problem text={t('publish.list.noOrganisation')} />
+          <PageProblem text={t('publish.list.noOrganisation')} />
         ) : !permitted ? (
-          <Problem text={t('publish.list.notPermitted')} />
+          <PageProblem text={t('publish.list.notPermitted')} />
         ) : list.error && !isSessionEndingError(list.error) ? (
-          <Problem text={errorText(t, list.error)} onRetry={list.reload} />
+          <PageProblem text={errorText(t, list.error)} onRetry={list.reload} />
         ) : list.data && rows.length === 0 && !list.loading ? (
           <Empty />
         ) : (

@@ -13,9 +13,7 @@ import { toasts } from '@/lib/toasts';
 import { pageRange, useHeldRow, useListPaging } from '@/lib/listPage';
 import { useLoad } from '@/lib/useLoad';
 import { usePolling } from '@/lib/usePolling';
-import { Alert } from '@/ui/Alert';
 import { ListBody } from '@/ui/ListBody';
-import { Spinner } from '@/ui/Spinner';
 import { registryApi } from './api';
 import { registryCommands, type RegistryContext } from './commands';
 import { addDays, dayIn, dayRange, timeIn } from '../../../contract/days';
@@ -27,6 +25,7 @@ import { PatientHistory } from './list/PatientHistory';
 import { RegistryList, type RowAction } from './list/RegistryList';
 import { Toolbar } from './list/Toolbar';
 import { dayFrom, idFrom, labelsPath, registryPath } from './paths';
+import { PageLoading, PageProblem } from '@/ui/LoadState';
 
 /** How often the desk asks again for the page shown (the modalities' progress arrives over DICOM, not from this desk). */
 const REGISTRY_POLL_MS = 5000;
@@ -48,11 +47,11 @@ export default function RegistryPage() {
   const setupLoad = useLoad(bucketId === null ? null : `setup:${bucketId}`, (signal) => registryApi.setup(bucketId!, { signal }));
   const setup = setupLoad.data && setupLoad.data.bucketId === bucketId ? setupLoad.data : null;
 
-  if (orgs.error && !isSessionEndingError(orgs.error)) return <Problem text={errorText(t, orgs.error)} onRetry={orgs.reload} />;
-  if (!orgs.data) return <Loading />;
-  if (desks.length === 0 || bucketId === null) return <Problem text={t('registry.list.noOrganisation')} />;
-  if (setupLoad.error && !isSessionEndingError(setupLoad.error)) return <Problem text={errorText(t, setupLoad.error)} onRetry={setupLoad.reload} />;
-  if (!setup) return <Loading />;
+  if (orgs.error && !isSessionEndingError(orgs.error)) return <PageProblem text={errorText(t, orgs.error)} onRetry={orgs.reload} />;
+  if (!orgs.data) return <PageLoading />;
+  if (desks.length === 0 || bucketId === null) return <PageProblem text={t('registry.list.noOrganisation')} />;
+  if (setupLoad.error && !isSessionEndingError(setupLoad.error)) return <PageProblem text={errorText(t, setupLoad.error)} onRetry={setupLoad.reload} />;
+  if (!setup) return <PageLoading />;
   return <Desk key={bucketId} setup={setup} desks={desks} dayParam={dayFrom(search.get('day'))} lang={i18n.language} />;
 }
 
@@ -350,20 +349,5 @@ function Desk({ setup, desks, dayParam, lang }: { setup: RegistrySetup; desks: {
       <MatchDialog row={dialog?.kind === 'match' ? dialog.row : null} busy={busy} onCancel={() => setDialog(null)}
         onConfirm={(row, examId) => void act(row, () => registryApi.match(examId, row), 'registry.toast.matched')} />
     </CommandScope>
-  );
-}
-
-function Loading() {
-  const { t } = useTranslation();
-  return <div className="flex flex-1 items-center justify-center py-16"><Spinner label={t('common.loading')} /></div>;
-}
-
-function Problem({ text, onRetry }: { text: string; onRetry?: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <div className="mx-auto mt-12 flex w-full max-w-md flex-col gap-3 px-4">
-      <Alert>{text}</Alert>
-      {onRetry && <div><button type="button" className="btn" onClick={onRetry}>{t('common.retry')}</button></div>}
-    </div>
   );
 }

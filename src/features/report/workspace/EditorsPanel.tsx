@@ -43,20 +43,9 @@ export function EditorsPanel({ report, editable, seed, editorKey, invalid, autoF
               {editable && index === 0 && <span className="text-xs text-fg-subtle">{t('report.templates.slashHint')}</span>}
             </div>
             {editable ? (
-              <EditorBox
-                key={`${field}-${editorKey}`}
-                minHeight={minHeight}
-                field={field}
-                labelId={labelId}
-                initialHtml={seed[field]}
-                onChange={onChange}
-                onSlash={onSlash}
-                onEscape={onEscape}
-                onCommandKey={onCommandKey}
-                onReady={onReady}
-                autoFocus={autoFocus && index === 0}
-                invalid={invalid}
-              />
+              <EditorBox field={field} seed={seed} editorKey={editorKey} minHeight={minHeight} labelId={labelId}
+                onChange={onChange} onSlash={onSlash} onEscape={onEscape} onCommandKey={onCommandKey} onReady={onReady}
+                autoFocus={autoFocus && index === 0} invalid={invalid} />
             ) : (
               <ReportHtml
                 html={report[field]}

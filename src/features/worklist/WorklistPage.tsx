@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { EXAM_EXPORT_MAX } from '../../../contract/constants';
 import { useSession } from '@/lib/session';
-import { warmRoute } from '@/lib/session/routeRegistry';
 import { CommandScope, useCommands } from '@/lib/commands';
 import { errorText } from '@/lib/errorText';
 import { http, isSessionEndingError } from '@/lib/http';
@@ -18,6 +17,7 @@ import { worklistCommands, type WorklistCtx } from './commands';
 import { downloadExport, exportAllowed } from './exportExams';
 import { rememberFocus } from './focusMemory';
 import { detailOf, restoreFocus, urlOf } from './worklistAddress';
+import { useDrawerFollow, useWarmWorkspace } from './worklistEffects';
 import { EmptyState } from './EmptyState';
 import { Grid, type GridHandle } from './Grid';
 import { SelectionBar } from './SelectionBar';
@@ -233,31 +233,9 @@ export default function WorklistPage() {
     [cache],
   );
 
-  // With the drawer open, j/k move the drawer too: it follows the focused row once the keys rest (150 ms), so a
-  // held j does not fetch every exam it passes.
-  const followed = useRef<number | null>(null);
-  useEffect(() => {
-    const id = focusedExam?.id ?? null;
-    const previous = followed.current;
-    followed.current = id;
-    if (detailId === null || id === null || previous === null || id === previous || id === detailId) return;
-    const timer = setTimeout(() => setDetail(id), 150);
-    return () => clearTimeout(timer);
-  }, [focusedExam, detailId, setDetail]);
-
-  // Once rows are in and the browser is idle, the report workspace's code (the editor is the app's largest chunk) is
-  // fetched ahead, so the first Enter does not wait for it (issue 37: Enter → editable editor).
-  const rowsIn = cache.status === 'ready';
-  useEffect(() => {
-    if (!rowsIn) return;
-    const warm = () => warmRoute('/studies/0/reports/0');
-    if (typeof requestIdleCallback === 'function') {
-      const id = requestIdleCallback(warm, { timeout: 2000 });
-      return () => cancelIdleCallback(id);
-    }
-    const timer = setTimeout(warm, 500);
-    return () => clearTimeout(timer);
-  }, [rowsIn]);
+  // With the drawer open, j/k move the drawer too (once the keys rest); the workspace's code is fetched ahead.
+  useDrawerFollow(focusedExam, detailId, setDetail);
+  useWarmWorkspace(cache.status === 'ready');
 
   // The grid takes the keyboard when the screen opens (and again when a drawer or panel closes).
   useEffect(() => {

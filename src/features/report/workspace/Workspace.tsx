@@ -34,6 +34,7 @@ import { PastExams } from './PastExams';
 import { SideTabs, type Tab } from './SideTabs';
 import { ExamActionsSlot, KeyImagesSlot, ViewerSlot } from './slots';
 import { useExam } from './useExam';
+import { useReportOwnsSaveAndPrint } from './useReportOwnsSaveAndPrint';
 import { useReportWorkspace } from './useReportWorkspace';
 import { printPath as printPathOf, publishDetailPath, reportPath } from '@/lib/paths';
 import '../report.css';
@@ -172,21 +173,8 @@ export function Workspace({ examId, reportId }: { examId: number; reportId: numb
   };
   useCommands(reportCommands, commandContext);
 
-  // Ctrl+S and Ctrl+P belong to the report here: when the report does not allow them now, the browser's own
-  // "save page" and "print page" must not open instead. When a command can run, the key is left to the binding
-  // (listeners on the window run in the order they were added, so this one may come first).
   const registry = useCommandRegistry();
-  useEffect(() => {
-    const swallow = (event: globalThis.KeyboardEvent) => {
-      if (event.defaultPrevented || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
-      const key = event.key.toLowerCase();
-      if (key !== 's' && key !== 'p') return;
-      const live = registry.keyed().some((command) => command.shortcut === `$mod+${key}` && command.when());
-      if (!live) event.preventDefault();
-    };
-    window.addEventListener('keydown', swallow);
-    return () => window.removeEventListener('keydown', swallow);
-  }, [registry]);
+  useReportOwnsSaveAndPrint(registry);
 
   /** Esc in a field of the workspace leaves the field (the editors do the same themselves); the next Esc goes back. */
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {

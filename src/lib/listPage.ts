@@ -13,13 +13,23 @@ export function useListPaging(filtersKey: string) {
 }
 
 /**
- * The row in hand: held by the key of the page it was taken on (another page or filter lets it go), kept inside the
- * rows there are, and moved by ↑/↓ with the focus.
+ * A page held in the address (?skip=…) rather than in state: the skip one page that way, or null where there is none
+ * (before the first, or past the last row). The caller navigates to it.
  */
-export function useHeldRow<Row>(listKey: string, rows: readonly Row[]) {
+export function turnedPage(skip: number, step: 1 | -1, pageSize: number, total: number): number | null {
+  const next = Math.max(0, skip + step * pageSize);
+  return next !== skip && (step < 0 || next < total) ? next : null;
+}
+
+/**
+ * The row in hand: held by the key of the page it was taken on (another page or filter lets it go), kept inside the
+ * rows there are, and moved by ↑/↓ with the focus. The focus goes to the row element, or to what stands for it
+ * (`Focus`: a list whose rows are links focuses each row's link).
+ */
+export function useHeldRow<Row, Focus extends HTMLElement = HTMLTableRowElement>(listKey: string, rows: readonly Row[]) {
   const [held, setHeld] = useState<{ key: string; index: number } | null>(null);
   const active = held && held.key === listKey && rows.length > 0 ? Math.min(held.index, rows.length - 1) : null;
-  const rowRefs = useRef<(HTMLTableRowElement | null)[]>([]);
+  const rowRefs = useRef<(Focus | null)[]>([]);
   const hold = useCallback((index: number) => setHeld({ key: listKey, index }), [listKey]);
   return {
     active,
@@ -40,7 +50,7 @@ export function useHeldRow<Row>(listKey: string, rows: readonly Row[]) {
 }
 
 /** A fresh page gives the keyboard to its first row unless the user is typing in the bar. */
-export function useFirstRowFocus({ stale, rows, listKey, held }: { stale: boolean; rows: number; listKey: string; held: ReturnType<typeof useHeldRow> }) {
+export function useFirstRowFocus({ stale, rows, listKey, held }: { stale: boolean; rows: number; listKey: string; held: ReturnType<typeof useHeldRow<unknown, HTMLElement>> }) {
   const firstLoad = useRef(true);
   const { holding, hold, rowRefs } = held;
   useEffect(() => {

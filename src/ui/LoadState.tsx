@@ -52,3 +52,14 @@ export function EmptyState({ children, testId, className = 'px-4 py-12 text-cent
 }) {
   return <p className={className} data-testid={testId}>{children}</p>;
 }
+
+/** A route's whole-width problem (the registry desk, the call queue, publishing): the failure or refusal, a retry. */
+export function PageProblem({ text, onRetry }: { text: string; onRetry?: () => void }) {
+  return <LoadError text={text} onRetry={onRetry} className="mx-auto mt-12 flex w-full max-w-md flex-col gap-3 px-4" />;
+}
+
+/** A route's spinner in the free height, before its first answer. */
+export function PageLoading() {
+  const { t } = useTranslation();
+  return <div className="flex flex-1 items-center justify-center py-16"><Spinner label={t('common.loading')} /></div>;
+}

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pageRange, useHeldRow, useListPaging } from '@/lib/listPage';
+import { pageRange, turnedPage, useHeldRow, useListPaging } from '@/lib/listPage';
 
 afterEach(cleanup);
 
@@ -50,5 +50,34 @@ describe('pageRange', () => {
     expect(pageRange(45, 20, 20)).toEqual({ from: 21, to: 40, total: 45 });
     expect(pageRange(0, 0, 0)).toEqual({ from: 0, to: 0, total: 0 });
     expect(pageRange(null, 0, 0)).toBeNull();
+  });
+});
+
+describe('turnedPage: a page held in the address', () => {
+  it('turns by a page, not before the first nor past the last row', () => {
+    expect(turnedPage(0, 1, 25, 60)).toBe(25);
+    expect(turnedPage(50, 1, 25, 60)).toBeNull();
+    expect(turnedPage(25, -1, 25, 60)).toBe(0);
+    expect(turnedPage(0, -1, 25, 60)).toBeNull();
+    expect(turnedPage(10, -1, 25, 60)).toBe(0);
+    expect(turnedPage(0, 1, 25, 0)).toBeNull();
+  });
+});
+
+describe('useHeldRow over links', () => {
+  it('focuses what stands for the row (a link) when it moves', () => {
+    const { result } = renderHook(() => useHeldRow<string, HTMLAnchorElement>('p', ['a', 'b']));
+    const links = ['a', 'b'].map((name) => {
+      const link = document.createElement('a');
+      link.href = `#${name}`;
+      document.body.append(link);
+      return link;
+    });
+    result.current.rowRefs.current = links;
+    act(() => result.current.move(1));
+    act(() => result.current.move(1));
+    expect(result.current.active).toBe(1);
+    expect(document.activeElement).toBe(links[1]);
+    links.forEach((link) => link.remove());
   });
 });

@@ -5,7 +5,7 @@ import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import en from '../../locales/en.json';
 import { HttpError } from '@/lib/http/errors';
-import { EmptyState, LoadError, LoadState } from '@/ui/LoadState';
+import { EmptyState, LoadError, LoadState, PageLoading, PageProblem } from '@/ui/LoadState';
 
 const i18n = i18next.createInstance();
 beforeAll(async () => {
@@ -47,5 +47,25 @@ describe('LoadError and EmptyState', () => {
     expect(screen.queryByRole('button')).toBeNull();
     expect(screen.getByTestId('none').tagName).toBe('P');
     expect(screen.getByTestId('none').textContent).toBe('Nothing here');
+  });
+});
+
+describe('PageProblem and PageLoading: a route alone on screen', () => {
+  it('says the problem at the page width, with a retry only when there is one', () => {
+    const onRetry = vi.fn();
+    const { container } = show(<PageProblem text="No organisation" onRetry={onRetry} />);
+    expect(screen.getByRole('alert').textContent).toContain('No organisation');
+    expect((container.firstChild as HTMLElement).className).toContain('w-full');
+    fireEvent.click(screen.getByRole('button', { name: en.common.retry }));
+    expect(onRetry).toHaveBeenCalledOnce();
+    cleanup();
+    show(<PageProblem text="Not permitted" />);
+    expect(screen.queryByRole('button')).toBeNull();
+  });
+
+  it('shows a spinner in the free height', () => {
+    const { container } = show(<PageLoading />);
+    expect((container.firstChild as HTMLElement).className).toContain('flex-1');
+    expect(container.querySelector('[role="status"]')).not.toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RealmAccount } from '../../../contract/accounts';
 import { formatDateTime } from '@/lib/format';
@@ -6,6 +6,7 @@ import { useLoad } from '@/lib/useLoad';
 import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { accountsApi } from './api';
 import { LoadState } from '@/ui/LoadState';
+import { useTypedQuery } from './ui/useTypedQuery';
 import { useWrite } from './ui/useWrite';
 
 const PAGE = 50;
@@ -17,19 +18,10 @@ const PAGE = 50;
 export default function AccountsPage() {
   const { t } = useTranslation();
   const ids = useId();
-  const [typed, setTyped] = useState('');
-  const [query, setQuery] = useState('');
-  const [page, setPage] = useState(0);
+  const { typed, setTyped, query, page, setPage } = useTypedQuery();
   const [disabling, setDisabling] = useState<RealmAccount | null>(null);
   const { busy, run } = useWrite();
   const findRef = useRef<HTMLInputElement>(null);
-  // Only a changed search goes back to the first page: a stray space, or the first render, keeps the page one is on.
-  useEffect(() => {
-    const next = typed.trim();
-    if (next === query) return;
-    const timer = setTimeout(() => { setQuery(next); setPage(0); }, 250);
-    return () => clearTimeout(timer);
-  }, [typed, query]);
   const list = useLoad(`admin:accounts:${query}:${page}`, (signal) => accountsApi.realm({ query, skip: page * PAGE, limit: PAGE }, { signal }));
   const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / PAGE));
   const setStatus = (account: RealmAccount, status: 0 | 1) =>

@@ -8,8 +8,6 @@ import { navigate, useSession } from '@/lib/session';
 import { toasts } from '@/lib/toasts';
 import { useLoad } from '@/lib/useLoad';
 import { MAIN_CONTROL } from '@/lib/mainFocus';
-import { Alert } from '@/ui/Alert';
-import { Spinner } from '@/ui/Spinner';
 import { callingApi, type DeskAction } from './api';
 import { activeIndex, emptyHand, handReducer, pickedIn, type Hand, type HandEvent } from './board';
 import { callingCommands, type CallingContext } from './commands';
@@ -20,6 +18,9 @@ import { QueueColumn } from './desk/QueueColumn';
 import { SettingsDialog } from './desk/SettingsDialog';
 import { usePolling } from './desk/usePolling';
 import { callingPath, idFrom } from './paths';
+import { Alert } from '@/ui/Alert';
+import { Spinner } from '@/ui/Spinner';
+import { PageLoading, PageProblem } from '@/ui/LoadState';
 
 const CALLING_ACTIONS = ['calling_call', 'calling_manage_queue'] as const;
 /** The queues are read again this often (and after every action), so two operators see each other's calls. */
@@ -37,9 +38,9 @@ export default function CallingPage() {
   const desks = useMemo(() => (orgs.data ?? []).filter((o) => CALLING_ACTIONS.some((a) => can(a, o.id))), [orgs.data, can]);
   const bucketId = idFrom(search.get('bucketId')) ?? desks[0]?.id ?? null;
 
-  if (orgs.error && !isSessionEndingError(orgs.error)) return <Problem text={errorText(t, orgs.error)} onRetry={orgs.reload} />;
-  if (!orgs.data) return <Loading />;
-  if (desks.length === 0 || bucketId === null) return <Problem text={t('calling.desk.noOrganisation')} />;
+  if (orgs.error && !isSessionEndingError(orgs.error)) return <PageProblem text={errorText(t, orgs.error)} onRetry={orgs.reload} />;
+  if (!orgs.data) return <PageLoading />;
+  if (desks.length === 0 || bucketId === null) return <PageProblem text={t('calling.desk.noOrganisation')} />;
   return (
     <Desk key={bucketId} bucketId={bucketId} desks={desks} canCall={can('calling_call', bucketId)} canManage={can('calling_manage_queue', bucketId)} />
   );
@@ -211,7 +212,7 @@ function Desk({ bucketId, desks, canCall, canManage }: { bucketId: number; desks
           <div className="border-b border-line px-3 py-2"><Alert>{errorText(t, board.error)}</Alert></div>
         )}
         {!board.data ? (
-          board.error !== null ? null : <Loading />
+          board.error !== null ? null : <PageLoading />
         ) : queues.length === 0 ? (
           <div className="mx-auto mt-12 flex max-w-md flex-col items-center gap-3 px-4 text-center text-[13px] text-fg-muted">
             <p data-testid="calling-no-queues">{t('calling.desk.noQueues')}</p>
@@ -245,20 +246,5 @@ function Desk({ bucketId, desks, canCall, canManage }: { bucketId: number; desks
       )}
       {dialog?.kind === 'settings' && <SettingsDialog bucketId={bucketId} onClose={() => { setDialog(null); board.reload(); }} />}
     </CommandScope>
-  );
-}
-
-function Loading() {
-  const { t } = useTranslation();
-  return <div className="flex flex-1 items-center justify-center py-16"><Spinner label={t('common.loading')} /></div>;
-}
-
-function Problem({ text, onRetry }: { text: string; onRetry?: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <div className="mx-auto mt-12 flex w-full max-w-md flex-col gap-3 px-4">
-      <Alert>{text}</Alert>
-      {onRetry && <div><button type="button" className="btn" onClick={onRetry}>{t('common.retry')}</button></div>}
-    </div>
   );
 }

@@ -7,10 +7,9 @@ import { isSessionEndingError, onSessionResumed } from '@/lib/http';
 import { navigate, useSession } from '@/lib/session';
 import { toasts } from '@/lib/toasts';
 import { useLoad } from '@/lib/useLoad';
-import { ConfirmDialog } from '@/ui/ConfirmDialog';
 import { kbApi } from './api';
 import { kbCommands, type KbCommandContext } from './commands';
-import { FolderPicker, NameDialog, TemplatePicker } from './dialogs';
+import { KbDialogs, type DialogState } from './KbDialogs';
 import { ItemPane } from './ItemPane';
 import { KbTree } from './KbTree';
 import { ancestorIds, parentForNew, treeKey, visibleRows, type TreeKey } from './model';
@@ -19,8 +18,6 @@ import { canWrite as canWriteIn, forgetTree } from './store';
 
 import { KbHeader } from './KbHeader';
 import { Loading, Problem } from './KbStates';
-
-type DialogState = { kind: 'text' | 'folder' | 'template' } | { kind: 'delete'; item: KbItem; below: number } | { kind: 'move'; item: KbItem } | null;
 
 /** One organisation's knowledge base: its tree, the current item, the writes and their dialogs. */
 export function KbScreen({ bucketId, orgs, initialItem }: { bucketId: number; orgs: { id: number; name: string }[]; initialItem: number | null }) {
@@ -294,34 +291,11 @@ export function KbScreen({ bucketId, orgs, initialItem }: { bucketId: number; or
           </div>
         )}
       </div>
-      {(dialog?.kind === 'text' || dialog?.kind === 'folder') && (
-        <NameDialog
-          title={t(dialog.kind === 'text' ? 'kb.dialogs.newText' : 'kb.dialogs.newFolder')}
-          busy={busy}
-          onSubmit={(name) => void create({ type: dialog.kind as 'text' | 'folder', name })}
-          onCancel={() => { setDialog(null); focusRow(current); }}
-        />
-      )}
-      {dialog?.kind === 'template' && (
-        <TemplatePicker bucketId={bucketId} busy={busy} onPick={(referenceId) => void create({ type: 'template', referenceId })} onCancel={() => { setDialog(null); focusRow(current); }} />
-      )}
-      {dialog?.kind === 'move' && (
-        <FolderPicker items={items} moving={dialog.item} busy={busy} onPick={(parentId) => void moveInto(dialog.item, parentId)} onCancel={() => { setDialog(null); focusRow(current); }} />
-      )}
-      <ConfirmDialog
-        open={dialog?.kind === 'delete'}
-        title={t('kb.dialogs.deleteTitle')}
-        confirmLabel={t('kb.dialogs.delete')}
-        busy={busy}
-        focus={dialog?.kind === 'delete' && dialog.below > 0 ? 'cancel' : 'confirm'}
-        onConfirm={() => dialog?.kind === 'delete' && void remove(dialog.item)}
-        onCancel={() => { setDialog(null); focusRow(current); }}
-        testId="kb-delete-confirm"
-      >
-        {dialog?.kind === 'delete' && (
-          <p>{dialog.below > 0 ? t('kb.dialogs.deleteWithChildren', { name: dialog.item.name, count: dialog.below }) : t('kb.dialogs.deleteOne', { name: dialog.item.name })}</p>
-        )}
-      </ConfirmDialog>
+      <KbDialogs dialog={dialog} bucketId={bucketId} items={items} busy={busy}
+        onCreate={(input) => void create(input)}
+        onMove={(item, parentId) => void moveInto(item, parentId)}
+        onRemove={(item) => void remove(item)}
+        onCancel={() => { setDialog(null); focusRow(current); }} />
     </CommandScope>
   );
 }

@@ -4,6 +4,7 @@ import { CSS } from '@dnd-kit/utilities';
 import { useState, type KeyboardEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { KbItem } from '../../../contract/kb';
+import { TreeItem, TreeList } from '@/ui/TreeList';
 import type { Row } from './model';
 
 interface Props {
@@ -66,7 +67,7 @@ export function KbTree({ rows, open, current, renaming, canWrite, treeRef, label
   return (
     <DndContext sensors={sensors} collisionDetection={closestCenter} onDragOver={onDragOver} onDragEnd={onDragEnd} onDragCancel={() => setRefused(null)}>
       <SortableContext items={ids} strategy={refused === null ? verticalListSortingStrategy : noShift} disabled={!canWrite}>
-        <ul ref={treeRef} role="tree" aria-label={label} className="py-1 text-[13px]" data-testid="kb-tree">
+        <TreeList ref={treeRef} label={label} className="py-1 text-[13px]" testId="kb-tree">
           {rows.length === 0 && <li role="none" className="px-3 py-6 text-center text-fg-muted">{t('kb.tree.empty')}</li>}
           {rows.map((row) => (
             <TreeRow
@@ -83,7 +84,7 @@ export function KbTree({ rows, open, current, renaming, canWrite, treeRef, label
               onRename={onRename}
             />
           ))}
-        </ul>
+        </TreeList>
       </SortableContext>
     </DndContext>
   );
@@ -100,12 +101,12 @@ function TreeRow({ row, open, current, tabStop, renaming, refused, canWrite, onS
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: item.id, disabled: !canWrite || renaming });
   const folder = item.type === 'folder';
   return (
-    <li
+    <TreeItem
       ref={setNodeRef}
-      role="treeitem"
-      aria-level={depth}
-      aria-selected={current}
-      aria-expanded={folder ? open : undefined}
+      level={depth}
+      selected={current}
+      folder={folder}
+      open={open}
       tabIndex={tabStop ? 0 : -1}
       data-kb-id={item.id}
       data-testid="kb-row"
@@ -114,9 +115,7 @@ function TreeRow({ row, open, current, tabStop, renaming, refused, canWrite, onS
       onFocus={(e) => { if (e.target === e.currentTarget && !current) onSelect(item.id); }}
       onDoubleClick={() => folder && onToggle(item.id)}
       style={{ transform: CSS.Transform.toString(transform), transition, paddingLeft: `${(depth - 1) * 16 + 4}px` }}
-      className={`group flex h-7 cursor-default items-center gap-1 pr-2 -outline-offset-2 select-none ${
-        current ? 'bg-accent-soft text-fg' : 'text-fg hover:bg-sunken'
-      } ${isDragging ? 'relative z-10 bg-sunken shadow' : ''} ${refused ? 'outline-2 outline-dashed outline-danger bg-danger-soft' : ''}`}
+      className={`group flex h-7 cursor-default items-center gap-1 pr-2 -outline-offset-2 select-none ${isDragging ? 'relative z-10 bg-sunken shadow' : ''} ${refused ? 'outline-2 outline-dashed outline-danger bg-danger-soft' : ''}`}
     >
       {canWrite && !renaming ? (
         // The handle is for the pointer; the keyboard moves the row with Alt+↑/↓ (the row is the tab stop).
@@ -131,7 +130,7 @@ function TreeRow({ row, open, current, tabStop, renaming, refused, canWrite, onS
         <span className={`min-w-0 flex-1 truncate ${folder ? 'font-medium' : ''}`}>{item.name}</span>
       )}
       {item.type === 'template' && item.template === null && <span className="shrink-0 text-[11px] text-warn">{t('kb.item.templateGone')}</span>}
-    </li>
+    </TreeItem>
   );
 }
 

@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
-import type { Filter } from '../../../contract/common';
-import type { Registration, RegistryRow, RegistrySetup, SourceScope } from '../../../contract/registry';
+import type { Registration, RegistryRow, RegistrySetup } from '../../../contract/registry';
 import { HUMAN_GENDERS, PET_GENDERS, REGISTRY_MAX_EXAMS, REGISTRY_PAGE_SIZE } from '../../../contract/registry';
 import { CommandScope, useCommands } from '@/lib/commands';
 import { saveBlob } from '@/lib/download';
@@ -10,15 +9,13 @@ import { errorText } from '@/lib/errorText';
 import { isHttpError, isSessionEndingError } from '@/lib/http';
 import { navigate, useSession } from '@/lib/session';
 import { toasts } from '@/lib/toasts';
-import { pageRange, useHeldRow, useListPaging } from '@/lib/listPage';
+import { pageRange, useHeldRow } from '@/lib/listPage';
 import { useLoad } from '@/lib/useLoad';
-import { usePolling } from '@/lib/usePolling';
-import { Alert } from '@/ui/Alert';
+import { useDeskList } from './list/useDeskList';
 import { ListBody } from '@/ui/ListBody';
-import { Spinner } from '@/ui/Spinner';
 import { registryApi } from './api';
 import { registryCommands, type RegistryContext } from './commands';
-import { addDays, dayIn, dayRange, timeIn } from '../../../contract/days';
+import { addDays, dayIn, timeIn } from '../../../contract/days';
 import { draftOf, emptyDraft, newLine, toInput, validate, withRecord, type DraftErrors, type RegistrationDraft } from './form/draft';
 import { RegistrationForm } from './form/RegistrationForm';
 import { sameDayProblem } from './labels/sameDay';
@@ -27,9 +24,7 @@ import { PatientHistory } from './list/PatientHistory';
 import { RegistryList, type RowAction } from './list/RegistryList';
 import { Toolbar } from './list/Toolbar';
 import { dayFrom, idFrom, labelsPath, registryPath } from './paths';
-
-/** How often the desk asks again for the page shown (the modalities' progress arrives over DICOM, not from this desk). */
-const REGISTRY_POLL_MS = 5000;
+import { PageLoading, PageProblem } from '@/ui/LoadState';
 
 const REGISTRY_ACTIONS = ['registry_create', 'registry_update', 'registry_delete'] as const;
 
@@ -48,11 +43,11 @@ export default function RegistryPage() {
   const setupLoad = useLoad(bucketId === null ? null : `setup:${bucketId}`, (signal) => registryApi.setup(bucketId!, { signal }));
   const setup = setupLoad.data && setupLoad.data.bucketId === bucketId ? setupLoad.data : null;
 
-  if (orgs.error && !isSessionEndingError(orgs.error)) return <Problem text={errorText(t, orgs.error)} onRetry={orgs.reload} />;
-  if (!orgs.data) return <Loading />;
-  if (desks.length === 0 || bucketId === null) return <Problem text={t('registry.list.noOrganisation')} />;
-  if (setupLoad.error && !isSessionEndingError(setupLoad.error)) return <Problem text={errorText(t, setupLoad.error)} onRetry={setupLoad.reload} />;
-  if (!setup) return <Loading />;
+  if (orgs.error && !isSessionEndingError(orgs.error)) return <PageProblem text={errorText(t, orgs.error)} onRetry={orgs.reload} />;
+  if (!orgs.data) return <PageLoading />;
+  if (desks.length === 0 || bucketId === null) return <PageProblem text={t('registry.list.noOrganisation')} />;
+  if (setupLoad.error && !isSessionEndingError(setupLoad.error)) return <PageProblem text={errorText(t, setupLoad.error)} onRetry={setupLoad.reload} />;
+  if (!setup) return <PageLoading />;
   return <Desk key={bucketId} setup={setup} desks={desks} dayParam={dayFrom(search.get('day'))} lang={i18n.language} />;
 }
 
@@ -64,37 +59,7 @@ function Desk({ setup, desks, dayParam, lang }: { setup: RegistrySetup; desks: {
   const day = dayParam ?? today;
   const canCreate = setup.actions.includes('registry_create');
 
-  // The list: the day's lines, the scope of patient sources, a status and a search.
-  const [scope, setScope] = useState<SourceScope>('internal');
-  const [status, setStatus] = useState<string>('');
-  const [text, setText] = useState('');
-  const filters = useMemo<Filter[]>(() => {
-    const range = dayRange(day, timeZone);
-    return [
-      { field: 'scheduledTime', operator: 'gte', values: [range.from] },
-      { field: 'scheduledTime', operator: 'lt', values: [range.to] },
-      { field: 'sourceScope', operator: 'equal', values: [scope] },
-      ...(status ? [{ field: 'examStatus', operator: 'equal' as const, values: [status] }] : []),
-      ...(text.trim() ? [{ field: 'search', operator: 'like' as const, values: [text.trim()] }] : []),
-    ];
-  }, [day, timeZone, scope, status, text]);
-  const filtersKey = JSON.stringify([bucketId, filters]);
-  const { skip, setSkip } = useListPaging(filtersKey);
-  const listKey = JSON.stringify([bucketId, filters, skip]);
-  const list = useLoad(listKey, (signal) => registryApi.query(bucketId, { filters, skip, limit: REGISTRY_PAGE_SIZE }, { signal }));
-  const rows = useMemo(() => list.data?.items ?? [], [list.data]);
-  const total = list.data?.total ?? 0;
-  // The modalities' progress (MPPS: scanning, done) and the other desks' changes reach the page shown without a reload:
-  // a quiet poll, put in place only if the page is still the one asked (no dimming, unlike a reload).
-  const shownKey = useRef(listKey);
-  useEffect(() => { shownKey.current = listKey; }, [listKey]);
-  const listError = list.error !== null;
-  usePolling(() => {
-    const asked = listKey;
-    registryApi.query(bucketId, { filters, skip, limit: REGISTRY_PAGE_SIZE }).then((page) => {
-      if (shownKey.current === asked) list.put(() => page);
-    }, () => undefined);
-  }, REGISTRY_POLL_MS, !listError);
+  const { scope, setScope, status, setStatus, text, setText, filters, skip, setSkip, listKey, list, rows, total } = useDeskList(bucketId, day, timeZone);
 
   const { active, activeRow, rowRefs, hold, move } = useHeldRow(listKey, rows);
   const [selected, setSelected] = useState<Set<number>>(new Set());
@@ -350,20 +315,5 @@ function Desk({ setup, desks, dayParam, lang }: { setup: RegistrySetup; desks: {
       <MatchDialog row={dialog?.kind === 'match' ? dialog.row : null} busy={busy} onCancel={() => setDialog(null)}
         onConfirm={(row, examId) => void act(row, () => registryApi.match(examId, row), 'registry.toast.matched')} />
     </CommandScope>
-  );
-}
-
-function Loading() {
-  const { t } = useTranslation();
-  return <div className="flex flex-1 items-center justify-center py-16"><Spinner label={t('common.loading')} /></div>;
-}
-
-function Problem({ text, onRetry }: { text: string; onRetry?: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <div className="mx-auto mt-12 flex w-full max-w-md flex-col gap-3 px-4">
-      <Alert>{text}</Alert>
-      {onRetry && <div><button type="button" className="btn" onClick={onRetry}>{t('common.retry')}</button></div>}
-    </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TemplateNode } from '../../../contract/reports';
+import { TreeItem, TreeList } from '@/ui/TreeList';
 import { visibleRows } from './treeModel';
 
 interface Props {
@@ -32,27 +33,26 @@ export function TemplateTree({ ref, roots, active, open, editingId, dirty, onAct
 
   if (rows.length === 0) return <p className="flex-1 p-3 text-sm text-fg-muted">{t('templates.page.empty')}</p>;
   return (
-    <ul
+    <TreeList
       ref={ref}
-      role="tree"
       tabIndex={0}
-      aria-label={t('templates.page.tree')}
+      label={t('templates.page.tree')}
       aria-activedescendant={active !== null ? rowId(active) : undefined}
       className="min-h-0 flex-1 overflow-auto py-1 outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-accent"
-      data-testid="templates-tree"
+      testId="templates-tree"
     >
       {rows.map(({ node, level }) => {
         const selected = node.id === active;
         const isOpen = node.isFolder && open.has(node.id);
         return (
-          <li
+          <TreeItem
             key={node.id}
             id={rowId(node.id)}
-            role="treeitem"
-            aria-level={level}
-            aria-selected={selected}
-            aria-expanded={node.isFolder ? isOpen : undefined}
-            className={`flex cursor-pointer items-baseline gap-1.5 py-1 pr-2 text-sm ${selected ? 'bg-accent-soft text-fg' : 'text-fg hover:bg-sunken'}`}
+            level={level}
+            selected={selected}
+            folder={node.isFolder}
+            open={isOpen}
+            className="flex cursor-pointer items-baseline gap-1.5 py-1 pr-2 text-sm"
             style={{ paddingLeft: `${0.5 + (level - 1)}rem` }}
             onMouseDown={(event) => event.preventDefault()}
             onClick={(event) => {
@@ -66,9 +66,9 @@ export function TemplateTree({ ref, roots, active, open, editingId, dirty, onAct
             <span className={`truncate ${node.isFolder ? 'font-medium' : ''}`}>{node.name}</span>
             {!node.isFolder && node.modality && <span className="shrink-0 text-xs text-fg-subtle">{node.modality}</span>}
             {node.id === editingId && dirty && <span className="shrink-0 text-xs text-warn" title={t('templates.editor.unsaved')}>●</span>}
-          </li>
+          </TreeItem>
         );
       })}
-    </ul>
+    </TreeList>
   );
 }

@@ -6,8 +6,7 @@ import { saveBlob } from '@/lib/download';
 import { errorText } from '@/lib/errorText';
 import { isSessionEndingError } from '@/lib/http';
 import { toasts } from '@/lib/toasts';
-import { Alert } from '@/ui/Alert';
-import { Spinner } from '@/ui/Spinner';
+import { useLeaveWarning } from '@/lib/useLeaveWarning';
 import { cleanReportHtml, invalidateTemplates } from '@/features/report';
 import { templatesApi, type TreeOwner } from './api';
 import { templatesCommands, type TemplatesCommandContext } from './commands';
@@ -19,8 +18,7 @@ import { readTemplateFile } from './importFile';
 import type { Pending } from './pending';
 import { TreeDialogs } from './TreeDialogs';
 import { TreeHeader } from './TreeHeader';
-
-const ownerFields = (owner: TreeOwner) => (owner.bucketId !== undefined ? { bucketId: owner.bucketId } : { groupId: owner.groupId });
+import { ownerFields, TreeLoadState, upsertBody } from './treeParts';
 
 /**
  * One tree's screen: the tree at the left with its keys, the chosen template's editor at the right, and the dialogs
@@ -92,12 +90,7 @@ export function TreeWorkspace({ choice, choices, onSwitch }: { choice: TreeChoic
   });
 
   // Leaving the page with unsaved text asks the browser's own question.
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
+  useLeaveWarning(dirty);
 
   /** Runs `then` now, or after the user agreed to drop the unsaved changes. */
   const guard = useCallback((then: () => void) => {
@@ -136,11 +129,7 @@ export function TreeWorkspace({ choice, choices, onSwitch }: { choice: TreeChoic
     }
   };
 
-  /** The full body of an upsert for `node`, with `change` over it (the server writes every field it is given). */
-  const bodyFor = (node: TemplateNode, change: Partial<TemplateUpsertInput>): TemplateUpsertInput => ({
-    id: node.id, ...ownerFields(owner), parentId: node.parentId, name: node.name, isFolder: node.isFolder,
-    modality: node.modality, bodyPart: node.bodyPart, finding: node.finding, diagnosis: node.diagnosis, sort: node.sort, ...change,
-  });
+  const bodyFor = (node: TemplateNode, change: Partial<TemplateUpsertInput>) => upsertBody(owner, node, change);
 
   const save = async () => {
     if (!editing || !draft || busy) return;
@@ -287,13 +276,8 @@ export function TreeWorkspace({ choice, choices, onSwitch }: { choice: TreeChoic
           onNew={startNew} onExport={() => void downloadExport()} onImport={chooseFile} fileInput={fileInput} onFile={(e) => void readImport(e)} />
         <div className="flex min-h-0 flex-1">
           <aside className="flex w-[340px] shrink-0 flex-col border-r border-line bg-surface">
-            {loadError && !isSessionEndingError(loadError) ? (
-              <div className="flex flex-col gap-2 p-3">
-                <Alert>{errorText(t, loadError)}</Alert>
-                <button type="button" className="btn self-start" onClick={() => void load(owner)}>{t('common.retry')}</button>
-              </div>
-            ) : !roots ? (
-              <div className="flex flex-1 items-center justify-center"><Spinner label={t('common.loading')} /></div>
+            {(loadError && !isSessionEndingError(loadError)) || !roots ? (
+              <TreeLoadState error={loadError} onRetry={() => void load(owner)} />
             ) : (
               <TemplateTree
                 ref={treeRef}

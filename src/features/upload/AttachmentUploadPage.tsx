@@ -5,10 +5,8 @@ import { useSearch } from 'wouter';
 import { POLICY_LIMITS } from '../../../contract/files';
 import type { ReportAttachment } from '../../../contract/images';
 import { PublicFrame } from '@/ui/PublicFrame';
-import { errorText } from '@/lib/errorText';
 import { isHttpError } from '@/lib/http';
-import { Alert } from '@/ui/Alert';
-import { Spinner } from '@/ui/Spinner';
+import { CodeGate, CodeTarget } from './CodeGate';
 import { formatBytes } from '@/lib/format';
 import { ProgressBar } from './ProgressBar';
 import { postForm } from '@/lib/http/form';
@@ -59,48 +57,40 @@ export default function AttachmentUploadPage() {
 
   return (
     <PublicFrame title={t('upload.attachments.title')}>
-      {!code ? (
-        <Alert>{t('upload.code.missing')}</Alert>
-      ) : error ? (
-        <Alert>{errorText(t, error)}</Alert>
-      ) : !info ? (
-        <Spinner label={t('common.loading')} />
-      ) : info.kind !== 'attachment' ? (
-        <Alert>{t('upload.code.wrongKind')}</Alert>
-      ) : (
-        <div className="flex flex-col gap-4">
-          <p className="text-sm text-fg-muted">
-            {info.exam ? t('upload.code.forExam', { name: info.exam.patientName, modality: info.exam.modality, organisation: info.bucketName }) : t('upload.code.forOrganisation', { organisation: info.bucketName })}
-          </p>
-          <div
-            onDragOver={(event) => event.preventDefault()}
-            onDrop={(event) => {
-              event.preventDefault();
-              add(event.dataTransfer.files);
-            }}
-            className="flex flex-col items-center gap-3 rounded-lg border-2 border-dashed border-line-strong bg-surface px-6 py-8 text-center"
-          >
-            <p className="text-sm">{t('upload.attachments.drop')}</p>
-            <p className="text-xs text-fg-subtle">{t('upload.attachments.limits', { size: formatBytes(LIMITS.maxBytes) })}</p>
-            <button type="button" className="btn" onClick={() => input.current?.click()}>{t('upload.choose.files')}</button>
-            <input ref={input} type="file" multiple hidden accept={LIMITS.types.join(',')} onChange={(event) => { add(event.target.files); event.target.value = ''; }} />
+      <CodeGate code={code} info={info} error={error} kind="attachment">
+        {(info) => (
+          <div className="flex flex-col gap-4">
+            <CodeTarget info={info} className="text-sm text-fg-muted" />
+            <div
+              onDragOver={(event) => event.preventDefault()}
+              onDrop={(event) => {
+                event.preventDefault();
+                add(event.dataTransfer.files);
+              }}
+              className="flex flex-col items-center gap-3 rounded-lg border-2 border-dashed border-line-strong bg-surface px-6 py-8 text-center"
+            >
+              <p className="text-sm">{t('upload.attachments.drop')}</p>
+              <p className="text-xs text-fg-subtle">{t('upload.attachments.limits', { size: formatBytes(LIMITS.maxBytes) })}</p>
+              <button type="button" className="btn" onClick={() => input.current?.click()}>{t('upload.choose.files')}</button>
+              <input ref={input} type="file" multiple hidden accept={LIMITS.types.join(',')} onChange={(event) => { add(event.target.files); event.target.value = ''; }} />
+            </div>
+            {rows.length > 0 && (
+              <ul className="divide-y divide-line rounded-lg border border-line bg-surface text-sm">
+                {rows.map((row) => (
+                  <li key={row.id} className="grid grid-cols-[minmax(0,1fr)_5rem_10rem_5rem] items-center gap-3 px-4 py-1.5">
+                    <span className="truncate">{row.file.name}</span>
+                    <span className="text-right text-xs tabular-nums text-fg-subtle">{formatBytes(row.file.size)}</span>
+                    {row.status === 'failed' ? <span className="text-xs text-danger">{codeText(t, row.error)}</span>
+                      : row.status === 'done' ? <span className="text-xs text-ok">{t('upload.status.stored')}</span>
+                        : <ProgressBar value={row.file.size ? row.sent / row.file.size : 0} label={row.file.name} />}
+                    <span className="text-right text-xs">{row.status === 'failed' && <button type="button" className="link" onClick={() => void send(row)}>{t('upload.progress.retry')}</button>}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
           </div>
-          {rows.length > 0 && (
-            <ul className="divide-y divide-line rounded-lg border border-line bg-surface text-sm">
-              {rows.map((row) => (
-                <li key={row.id} className="grid grid-cols-[minmax(0,1fr)_5rem_10rem_5rem] items-center gap-3 px-4 py-1.5">
-                  <span className="truncate">{row.file.name}</span>
-                  <span className="text-right text-xs tabular-nums text-fg-subtle">{formatBytes(row.file.size)}</span>
-                  {row.status === 'failed' ? <span className="text-xs text-danger">{codeText(t, row.error)}</span>
-                    : row.status === 'done' ? <span className="text-xs text-ok">{t('upload.status.stored')}</span>
-                      : <ProgressBar value={row.file.size ? row.sent / row.file.size : 0} label={row.file.name} />}
-                  <span className="text-right text-xs">{row.status === 'failed' && <button type="button" className="link" onClick={() => void send(row)}>{t('upload.progress.retry')}</button>}</span>
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
-      )}
+        )}
+      </CodeGate>
     </PublicFrame>
   );
 }

@@ -2,9 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
 import { PublicFrame } from '@/ui/PublicFrame';
-import { errorText } from '@/lib/errorText';
-import { Alert } from '@/ui/Alert';
-import { Spinner } from '@/ui/Spinner';
+import { CodeGate, CodeTarget } from './CodeGate';
 import { UploadWizard } from './UploadWizard';
 import { useUploadCode } from './useUploadCode';
 
@@ -16,22 +14,14 @@ export default function CodeUploadPage() {
   const [round, setRound] = useState(0);
   return (
     <PublicFrame title={t('upload.title')}>
-      {!code ? (
-        <Alert>{t('upload.code.missing')}</Alert>
-      ) : error ? (
-        <Alert>{errorText(t, error)}</Alert>
-      ) : !info ? (
-        <Spinner label={t('common.loading')} />
-      ) : info.kind !== 'serviceOrder' ? (
-        <Alert>{t('upload.code.wrongKind')}</Alert>
-      ) : (
-        <>
-          <p className="mb-4 text-sm text-fg-muted">
-            {info.exam ? t('upload.code.forExam', { name: info.exam.patientName, modality: info.exam.modality, organisation: info.bucketName }) : t('upload.code.forOrganisation', { organisation: info.bucketName })}
-          </p>
-          <UploadWizard key={round} target={{ kind: 'code', code }} destination={info.bucketName} onRestart={() => setRound((n) => n + 1)} />
-        </>
-      )}
+      <CodeGate code={code} info={info} error={error} kind="serviceOrder">
+        {(info, code) => (
+          <>
+            <CodeTarget info={info} className="mb-4 text-sm text-fg-muted" />
+            <UploadWizard key={round} target={{ kind: 'code', code }} destination={info.bucketName} onRestart={() => setRound((n) => n + 1)} />
+          </>
+        )}
+      </CodeGate>
     </PublicFrame>
   );
 }

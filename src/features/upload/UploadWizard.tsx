@@ -12,6 +12,7 @@ import { InfoStep } from './steps/InfoStep';
 import { UploadStep } from './steps/UploadStep';
 import type { UploadTarget } from './target';
 import { useUploadRunner } from './useUploadRunner';
+import { useLeaveWarning } from '@/lib/useLeaveWarning';
 
 const STEPS = ['choose', 'info', 'upload', 'done'] as const;
 type Step = (typeof STEPS)[number];
@@ -64,12 +65,7 @@ export function UploadWizard({ target: fixedTarget, buckets = null, destination 
 
   // Core: closing the tab loses nothing stored, but files still on their way would have to be sent again.
   const busy = step === 'upload' && !isSettled(context);
-  useEffect(() => {
-    if (!busy) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [busy]);
+  useLeaveWarning(busy);
 
   const addFiles = useCallback(async (sources: SourceFile[]) => {
     if (sources.length === 0) return;

@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { EXAM_EXPORT_MAX } from '../../../contract/constants';
 import { useSession } from '@/lib/session';
-import { warmRoute } from '@/lib/session/routeRegistry';
 import { CommandScope, useCommands } from '@/lib/commands';
 import { errorText } from '@/lib/errorText';
 import { http, isSessionEndingError } from '@/lib/http';
@@ -11,12 +10,15 @@ import { toasts } from '@/lib/toasts';
 import { Alert } from '@/ui/Alert';
 import { Spinner } from '@/ui/Spinner';
 import { AdvancedSearch } from './AdvancedSearch';
-import { casePath, publishCaseOrder, readCaseOrder } from '@/lib/cases/caseOrder';
+import { casePath, publishCaseOrder } from '@/lib/cases/caseOrder';
 import { useColourRules } from './useColourRules';
 import { useColumnPrefs } from './columnPrefs';
 import { worklistCommands, type WorklistCtx } from './commands';
 import { downloadExport, exportAllowed } from './exportExams';
-import { recallFocus, rememberFocus } from './focusMemory';
+import { rememberFocus } from './focusMemory';
+import { detailOf, restoreFocus, urlOf } from './worklistAddress';
+import { useDrawerFollow, useWarmWorkspace } from './worklistEffects';
+import { EmptyState } from './EmptyState';
 import { Grid, type GridHandle } from './Grid';
 import { SelectionBar } from './SelectionBar';
 import { ExamActionsSlot } from './slots';
@@ -30,18 +32,6 @@ import { useMinuteClock } from './useMinuteClock';
 import { clearedView, hasFilters, parseView, viewToSearch, type QuickModality, type WorklistView } from './view';
 
 const ExamDrawer = lazy(() => import('@/features/examDetail'));
-
-/** The drawer's exam lives in the URL too (`exam=`), so a shared link opens it; it is not a filter. */
-function detailOf(search: string): number | null {
-  const value = new URLSearchParams(search).get('exam');
-  return value && /^\d{1,10}$/.test(value) ? Number(value) : null;
-}
-
-function urlOf(view: WorklistView, examId: number | null): string {
-  const query = viewToSearch(view);
-  const withExam = examId ? `${query ? `${query}&` : ''}exam=${examId}` : query;
-  return `/studies${withExam ? `?${withExam}` : ''}`;
-}
 
 /**
  * The exam list (core §2): tabs, quick filters, advanced search, deleted view, report-origin filters, export,
@@ -243,31 +233,9 @@ export default function WorklistPage() {
     [cache],
   );
 
-  // With the drawer open, j/k move the drawer too: it follows the focused row once the keys rest (150 ms), so a
-  // held j does not fetch every exam it passes.
-  const followed = useRef<number | null>(null);
-  useEffect(() => {
-    const id = focusedExam?.id ?? null;
-    const previous = followed.current;
-    followed.current = id;
-    if (detailId === null || id === null || previous === null || id === previous || id === detailId) return;
-    const timer = setTimeout(() => setDetail(id), 150);
-    return () => clearTimeout(timer);
-  }, [focusedExam, detailId, setDetail]);
-
-  // Once rows are in and the browser is idle, the report workspace's code (the editor is the app's largest chunk) is
-  // fetched ahead, so the first Enter does not wait for it (issue 37: Enter → editable editor).
-  const rowsIn = cache.status === 'ready';
-  useEffect(() => {
-    if (!rowsIn) return;
-    const warm = () => warmRoute('/studies/0/reports/0');
-    if (typeof requestIdleCallback === 'function') {
-      const id = requestIdleCallback(warm, { timeout: 2000 });
-      return () => cancelIdleCallback(id);
-    }
-    const timer = setTimeout(warm, 500);
-    return () => clearTimeout(timer);
-  }, [rowsIn]);
+  // With the drawer open, j/k move the drawer too (once the keys rest); the workspace's code is fetched ahead.
+  useDrawerFollow(focusedExam, detailId, setDetail);
+  useWarmWorkspace(cache.status === 'ready');
 
   // The grid takes the keyboard when the screen opens (and again when a drawer or panel closes).
   useEffect(() => {
@@ -356,30 +324,3 @@ export default function WorklistPage() {
     </CommandScope>
   );
 }
-
-/** The row to focus when a view opens: the case the workspace last showed, else the row of the last visit. */
-function restoreFocus(viewKey: string) {
-  const memory = recallFocus(viewKey);
-  const order = readCaseOrder();
-  const current = order && order.returnPath === urlOf(parseView(viewKey), null) ? order.current : null;
-  if (current !== null && order) {
-    const at = order.entries.findIndex((e) => e.examId === current);
-    return { view: viewKey, index: at >= 0 ? order.offset + at : memory?.index ?? 0, pendingId: current };
-  }
-  return { view: viewKey, index: memory?.index ?? 0, pendingId: memory?.examId ?? null };
-}
-
-function EmptyState({ filtered, deleted, onClear }: { filtered: boolean; deleted: boolean; onClear: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <div className="absolute inset-x-0 top-20 flex flex-col items-center gap-3 text-sm text-fg-muted">
-      <p>{deleted ? t('worklist.empty.deleted') : filtered ? t('worklist.empty.filtered') : t('worklist.empty.none')}</p>
-      {filtered && (
-        <button type="button" className="btn" onClick={onClear}>
-          {t('worklist.clearFilters')}
-        </button>
-      )}
-    </div>
-  );
-}
-

@@ -25,14 +25,7 @@ export interface CommandSpec<Ctx = void> {
 }
 
 /** A registered command: a spec bound to its feature's live context. */
-export interface Command {
-  id: string;
-  label: string;
-  section?: string;
-  shortcut?: string;
-  scope: Scope;
-  keywords?: readonly string[];
-  repeat?: boolean;
+export interface Command extends Omit<CommandSpec<unknown>, 'when' | 'run'> {
   when: () => boolean;
   run: () => void | Promise<unknown>;
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Filter } from '../../../../contract/common';
 import type { GroupDetail, GroupMember } from '../../../../contract/groups';
@@ -11,6 +11,7 @@ import { memberListCommands } from '../commands';
 import { Section } from '../ui/AdminFrame';
 import { LevelSelect, MembersTable } from '../ui/MembersTable';
 import { LoadState } from '@/ui/LoadState';
+import { useTypedQuery } from '../ui/useTypedQuery';
 import { blurOnEscape, useWrite } from '../ui/useWrite';
 import { CreateAccountDialog } from './CreateAccountDialog';
 import { groupPartsApi } from './groupApi';
@@ -29,10 +30,8 @@ export function GroupMembers({ group }: { group: GroupDetail }) {
   const { t } = useTranslation();
   const ids = useId();
   const isAdmin = group.accessLevel === 1;
-  const [typed, setTyped] = useState('');
-  const [query, setQuery] = useState('');
+  const { typed, setTyped, query, setQuery, page, setPage } = useTypedQuery();
   const [field, setField] = useState<FindField>('name');
-  const [page, setPage] = useState(0);
   const [invite, setInvite] = useState('');
   const [creating, setCreating] = useState(false);
   const [removing, setRemoving] = useState<GroupMember | null>(null);
@@ -40,13 +39,6 @@ export function GroupMembers({ group }: { group: GroupDetail }) {
   const findRef = useRef<HTMLInputElement>(null);
   const inviteRef = useRef<HTMLInputElement>(null);
   useCommands(memberListCommands, { find: () => findRef.current?.select(), invite: () => inviteRef.current?.focus(), create: () => setCreating(true), canInvite: isAdmin });
-  // The typed text becomes the query a moment after the last key, and only a new query goes back to the first page.
-  useEffect(() => {
-    const next = typed.trim();
-    if (next === query) return;
-    const timer = setTimeout(() => { setQuery(next); setPage(0); }, 250);
-    return () => clearTimeout(timer);
-  }, [typed, query]);
 
   const filters: Filter[] = query ? [{ field, operator: 'like', values: [query] }] : [];
   const paged = useLoad(isAdmin ? `admin:group:${group.id}:members:${field}:${query}:${page}` : null,

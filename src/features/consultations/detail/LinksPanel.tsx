@@ -1,13 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { ConsultationDetail } from '../../../../contract/consultations';
-import { errorText } from '@/lib/errorText';
 import { formatDateTime, patientNameText } from '@/lib/format';
 import { useDebouncedSearch } from '@/lib/useDebouncedSearch';
 import { ConfirmDialog } from '@/ui/ConfirmDialog';
-import { Dialog } from '@/ui/Dialog';
 import { detailApi } from './api';
+import { SearchPickDialog } from './SearchPickDialog';
 import { ConsultationStatusChip } from './chips';
 import { KeyHint, Section } from '../../../ui/Section';
 import type { Write } from './useConsultation';
@@ -56,8 +55,6 @@ export function LinksPanel({ detail, canLink, busy, write, onAdd }: { detail: Co
 export function LinkDialog({ detail, busy, write, onClose }: { detail: ConsultationDetail; busy: boolean; write: Write; onClose: () => void }) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
-  const input = useRef<HTMLInputElement>(null);
-  useEffect(() => input.current?.focus(), []);
   const { found: shown, error } = useDebouncedSearch(text, async (q, signal) => {
     const items = await detailApi.search(q, { signal });
     return items.filter((c) => c.id !== detail.id && !detail.links.some((l) => l.id === c.id));
@@ -67,28 +64,18 @@ export function LinkDialog({ detail, busy, write, onClose }: { detail: Consultat
   };
 
   return (
-    <Dialog open title={t('consultations.detail.links.addTitle')} onCancel={busy ? undefined : onClose} width={520}>
-      <label className="flex flex-col gap-1 text-[12px] text-fg-muted">
-        {t('consultations.detail.links.search')}
-        <input ref={input} className="input" value={text} onChange={(e) => setText(e.target.value)} placeholder={t('consultations.detail.links.searchHint')} data-testid="link-search" />
-      </label>
-      {error !== null && <p className="mt-2 text-[13px] text-danger" role="alert">{errorText(t, error)}</p>}
-      <ul className="mt-2 flex max-h-64 flex-col overflow-y-auto">
-        {shown?.length === 0 && <li className="py-1 text-[13px] text-fg-muted">{t('consultations.detail.links.noMatch')}</li>}
-        {shown?.map((c) => (
-          <li key={c.id}>
-            <button type="button" className="flex w-full items-center gap-2 rounded px-2 py-1.5 text-left text-[13px] hover:bg-accent-soft focus-visible:bg-accent-soft" disabled={busy} onClick={() => void link(c.id)}>
-              <span className="font-medium">#{c.id}</span>
-              <span>{patientNameText(c.patientName)}</span>
-              <span className="min-w-0 flex-1 truncate text-fg-muted">{c.reason}</span>
-              <ConsultationStatusChip status={c.status} testId="link-status" />
-            </button>
-          </li>
-        ))}
-      </ul>
-      <div className="mt-4 flex justify-end">
-        <button type="button" className="btn" onClick={onClose} disabled={busy}>{t('common.close')}</button>
-      </div>
-    </Dialog>
+    <SearchPickDialog title={t('consultations.detail.links.addTitle')} width={520} searchLabel={t('consultations.detail.links.search')}
+      placeholder={t('consultations.detail.links.searchHint')} testId="link-search"
+      text={text} onText={setText} error={error} found={shown} noMatch={t('consultations.detail.links.noMatch')} busy={busy}
+      onPick={(c) => void link(c.id)} onClose={onClose}>
+      {(c) => (
+        <>
+          <span className="font-medium">#{c.id}</span>
+          <span>{patientNameText(c.patientName)}</span>
+          <span className="min-w-0 flex-1 truncate text-fg-muted">{c.reason}</span>
+          <ConsultationStatusChip status={c.status} testId="link-status" />
+        </>
+      )}
+    </SearchPickDialog>
   );
 }

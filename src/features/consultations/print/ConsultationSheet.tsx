@@ -1,9 +1,9 @@
 import dayjs from 'dayjs';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConsultationPrintData } from '../../../../contract/consultations';
 import { ReportHtml } from '@/features/report';
 import { patientNameText } from '@/lib/format';
+import { PrintField as Field } from '@/ui/PrintField';
 import '../../../ui/printSheet.css';
 import './print.css';
 
@@ -29,15 +29,6 @@ function when(iso: string | null, exact: boolean): string {
   if (!iso) return '';
   const d = dayjs(iso);
   return d.isValid() ? d.format(exact ? 'YYYY-MM-DD HH:mm:ss' : 'YYYY-MM-DD HH:mm') : '';
-}
-
-function Field({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) {
-  return (
-    <div className={`print-field ${wide ? 'print-field-wide' : ''}`}>
-      <span className="print-label">{label}</span>
-      <span className="print-value">{children || '—'}</span>
-    </div>
-  );
 }
 
 /**

@@ -1,11 +1,11 @@
 import dayjs from 'dayjs';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PrintData } from '../../../../contract/reports';
 import { ReportHtml } from '../editor/ReportHtml';
 import { sourceIds } from '../workspace/ExamHeader';
 import { safeImageUrl } from './safeImage';
 import { patientNameText } from '@/lib/format';
+import { PrintField as Field } from '@/ui/PrintField';
 import '../report.css';
 import '../../../ui/printSheet.css';
 
@@ -39,15 +39,6 @@ function Img({ src, alt, className, onError }: { src: string | null | undefined;
   const url = safeImageUrl(src);
   if (url === null || url === 'refused') return null;
   return <img src={url} alt={alt} className={className} onError={onError} />;
-}
-
-function Field({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) {
-  return (
-    <div className={`print-field ${wide ? 'print-field-wide' : ''}`}>
-      <span className="print-label">{label}</span>
-      <span className="print-value">{children || '—'}</span>
-    </div>
-  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { useCallback, useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ReportEditor, type EditorField } from '../editor/ReportEditor';
+import { EditorBox } from '../editor/EditorBox';
+import type { EditorField } from '../editor/ReportEditor';
 import { ReportHtml } from '../editor/ReportHtml';
 import '../report.css';
 
@@ -38,19 +39,8 @@ export function TemplateTextEditors({ editorKey, seed, editable, onChange, onEsc
           <section key={field} className="flex flex-col gap-1.5" data-template-field={field}>
             <h3 id={labelId} className="text-sm font-semibold">{t(`report.fields.${field}`)}</h3>
             {editable ? (
-              <div className={`report-editor-box ${minHeight}`}>
-                <ReportEditor
-                  key={`${field}-${editorKey}`}
-                  field={field}
-                  labelId={labelId}
-                  initialHtml={seed[field]}
-                  onChange={onChange}
-                  onSlash={noSlash}
-                  onEscape={onEscape}
-                  onCommandKey={noCommand}
-                  onReady={noReady}
-                />
-              </div>
+              <EditorBox field={field} seed={seed} editorKey={editorKey} minHeight={minHeight} labelId={labelId}
+                onChange={onChange} onSlash={noSlash} onEscape={onEscape} onCommandKey={noCommand} onReady={noReady} />
             ) : (
               <ReportHtml html={seed[field]} labelledBy={labelId} className={`report-readonly rounded-md border border-line px-3 py-2 ${minHeight}`} />
             )}

@@ -2,7 +2,8 @@ import type { Editor } from '@tiptap/react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReportView } from '../../../../contract/reports';
-import { ReportEditor, type EditorField, type SlashOrigin } from '../editor/ReportEditor';
+import { EditorBox } from '../editor/EditorBox';
+import type { EditorField, SlashOrigin } from '../editor/ReportEditor';
 import { ReportHtml } from '../editor/ReportHtml';
 
 interface Props {
@@ -42,21 +43,9 @@ export function EditorsPanel({ report, editable, seed, editorKey, invalid, autoF
               {editable && index === 0 && <span className="text-xs text-fg-subtle">{t('report.templates.slashHint')}</span>}
             </div>
             {editable ? (
-              <div className={`report-editor-box ${minHeight}`}>
-                <ReportEditor
-                  key={`${field}-${editorKey}`}
-                  field={field}
-                  labelId={labelId}
-                  initialHtml={seed[field]}
-                  onChange={onChange}
-                  onSlash={onSlash}
-                  onEscape={onEscape}
-                  onCommandKey={onCommandKey}
-                  onReady={onReady}
-                  autoFocus={autoFocus && index === 0}
-                  invalid={invalid}
-                />
-              </div>
+              <EditorBox field={field} seed={seed} editorKey={editorKey} minHeight={minHeight} labelId={labelId}
+                onChange={onChange} onSlash={onSlash} onEscape={onEscape} onCommandKey={onCommandKey} onReady={onReady}
+                autoFocus={autoFocus && index === 0} invalid={invalid} />
             ) : (
               <ReportHtml
                 html={report[field]}

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ExamDetail } from '../../../../contract/exams';
 import type { TemplateNode } from '../../../../contract/reports';
 import { APPROVED_STATUSES } from '../../../../contract/shares';
 import { navigate, useSession } from '@/lib/session';
@@ -9,9 +8,7 @@ import { CommandScope, isTextField, useCommandRegistry, useCommands } from '@/li
 import { errorText } from '@/lib/errorText';
 import { isSessionEndingError } from '@/lib/http';
 import { toasts } from '@/lib/toasts';
-import { Alert } from '@/ui/Alert';
 import { Spinner } from '@/ui/Spinner';
-import { examApi } from '../api';
 import { ActionBar } from '../actions/ActionBar';
 import { AssignDialog } from '../actions/AssignDialog';
 import { ConfirmDialog } from '../actions/ConfirmDialog';
@@ -30,32 +27,19 @@ import { useTemplates } from '../templates/useTemplates';
 import { ReportHistory } from '../trace/ReportHistory';
 import { SharePanel } from '../share/SharePanel';
 import { DeletedBanner, DraftBanner, LockBanner, ReasonNote } from './Banners';
+import { LoadFailed, NoticeLine } from './NoticeLine';
 import { EditorsPanel } from './EditorsPanel';
 import { ExamHeader } from './ExamHeader';
 import { PastExams } from './PastExams';
 import { SideTabs, type Tab } from './SideTabs';
 import { ExamActionsSlot, KeyImagesSlot, ViewerSlot } from './slots';
+import { useExam } from './useExam';
+import { useReportOwnsSaveAndPrint } from './useReportOwnsSaveAndPrint';
 import { useReportWorkspace } from './useReportWorkspace';
 import { printPath as printPathOf, publishDetailPath, reportPath } from '@/lib/paths';
 import '../report.css';
 
 type SideTab = 'past' | 'history' | 'keyImages' | 'attachments' | 'share';
-
-/** The exam shown in the header (GET exams/{id}/detail), loaded beside the report. */
-function useExam(examId: number, reportId: number | null) {
-  const [state, setState] = useState<{ detail: ExamDetail | null; error: unknown; asked: number | null }>({ detail: null, error: null, asked: null });
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    const controller = new AbortController();
-    examApi.detail(examId, reportId, { signal: controller.signal }).then(
-      (detail) => setState({ detail, error: null, asked: reportId }),
-      (error: unknown) => !controller.signal.aborted && setState({ detail: null, error, asked: reportId }),
-    );
-    return () => controller.abort();
-  }, [examId, reportId, attempt]);
-  // An error of an earlier question (with a report id that turned out deleted) is not this one's.
-  return { detail: state.detail, error: state.asked === reportId ? state.error : null, retry: () => setAttempt((n) => n + 1) };
-}
 
 /**
  * The report workspace (core §2): the exam at the top, findings and conclusion in the middle, the other fields
@@ -189,21 +173,8 @@ export function Workspace({ examId, reportId }: { examId: number; reportId: numb
   };
   useCommands(reportCommands, commandContext);
 
-  // Ctrl+S and Ctrl+P belong to the report here: when the report does not allow them now, the browser's own
-  // "save page" and "print page" must not open instead. When a command can run, the key is left to the binding
-  // (listeners on the window run in the order they were added, so this one may come first).
   const registry = useCommandRegistry();
-  useEffect(() => {
-    const swallow = (event: globalThis.KeyboardEvent) => {
-      if (event.defaultPrevented || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
-      const key = event.key.toLowerCase();
-      if (key !== 's' && key !== 'p') return;
-      const live = registry.keyed().some((command) => command.shortcut === `$mod+${key}` && command.when());
-      if (!live) event.preventDefault();
-    };
-    window.addEventListener('keydown', swallow);
-    return () => window.removeEventListener('keydown', swallow);
-  }, [registry]);
+  useReportOwnsSaveAndPrint(registry);
 
   /** Esc in a field of the workspace leaves the field (the editors do the same themselves); the next Esc goes back. */
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -247,15 +218,7 @@ export function Workspace({ examId, reportId }: { examId: number; reportId: numb
   }, [t, examId, leaveThen, mayTrace, mayShare, mayListAttachments, attachments, report, ws.editable]);
 
   if (ws.loadError) {
-    return (
-      <div className="mx-auto mt-12 flex max-w-md flex-col gap-3 px-4">
-        <Alert>{errorText(t, ws.loadError)}</Alert>
-        <div className="flex gap-2">
-          <button type="button" className="btn btn-primary" onClick={ws.reload} autoFocus>{t('common.retry')}</button>
-          <button type="button" className="btn" onClick={() => navigate(worklistReturnPath())}>{t('report.commands.back')}</button>
-        </div>
-      </div>
-    );
+    return <LoadFailed error={ws.loadError} onRetry={ws.reload} />;
   }
 
   const saveState = !report ? 'saved' : !ws.editable && ws.draft.kind === 'none' ? 'readOnly' : ws.dirty ? (ws.draftsKept ? 'unsaved' : 'unsavedNotKept') : 'saved';
@@ -291,14 +254,7 @@ export function Workspace({ examId, reportId }: { examId: number; reportId: numb
               {report.deleted && <DeletedBanner report={report} busy={ws.busy !== null} onRecover={() => ws.manage('recover')} />}
               <DraftBanner offer={ws.draft} onRestore={ws.restoreDraft} onDiscard={ws.discardDraft} />
               <ReasonNote report={report} />
-              {ws.notice && (
-                <div role={ws.notice.tone === 'error' ? 'alert' : 'status'} data-notice={ws.notice.tone}
-                  className={`flex items-center gap-3 rounded-md border px-3 py-2 text-sm ${ws.notice.tone === 'error' ? 'border-danger/40 bg-danger-soft text-danger' : ws.notice.tone === 'warning' ? 'border-warn/40 bg-warn-soft text-warn' : 'border-accent/30 bg-accent-soft'}`}>
-                  <span className="min-w-0 flex-1">{ws.notice.text}</span>
-                  {ws.notice.reload && <button type="button" className="btn h-7 px-2.5" onClick={() => { ws.dismissNotice(); ws.reload(); }}>{t('common.reload')}</button>}
-                  <button type="button" className="icon-button" aria-label={t('common.dismiss')} onClick={ws.dismissNotice}>×</button>
-                </div>
-              )}
+              {ws.notice && <NoticeLine notice={ws.notice} onReload={ws.reload} onDismiss={ws.dismissNotice} />}
               {!ws.draftsKept && ws.editable && <p role="alert" className="text-xs text-danger">{t('report.draft.notKept')}</p>}
               <EditorsPanel
                 report={report}

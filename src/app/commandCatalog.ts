@@ -23,6 +23,7 @@ import {
 import { orderDetailCommands, orderListCommands } from '@/features/payments/orders/commands';
 import { creditCommands } from '@/features/payments/credit/commands';
 import { statisticsCommands } from '@/features/statistics';
+import { pathologyEditorCommands, pathologyWorklistCommands } from '@/features/pathology';
 import type { CommandSpec } from '@/lib/commands';
 
 /**
@@ -48,6 +49,8 @@ export const commandCatalog: Record<string, readonly CommandSpec<never>[]> = {
   paymentsOrderDetail: orderDetailCommands,
   paymentsCredit: creditCommands,
   statistics: statisticsCommands,
+  pathologyEditor: pathologyEditorCommands,
+  pathologyWorklist: pathologyWorklistCommands,
   global: globalCommands,
   settings: settingsCommands,
   viewer: viewerCommands,

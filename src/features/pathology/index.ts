@@ -1,0 +1,2 @@
+export { OpenPathology, type OpenPathologyProps } from './OpenPathology';
+export { pathologyEditorCommands, pathologyWorklistCommands } from './commands';

@@ -24,6 +24,7 @@ import { orderDetailCommands, orderListCommands } from '@/features/payments/orde
 import { creditCommands } from '@/features/payments/credit/commands';
 import { statisticsCommands } from '@/features/statistics';
 import { pathologyEditorCommands, pathologyWorklistCommands } from '@/features/pathology';
+import { examEditEditorCommands, examEditWorklistCommands } from '@/features/examEdit';
 import type { CommandSpec } from '@/lib/commands';
 
 /**
@@ -51,6 +52,8 @@ export const commandCatalog: Record<string, readonly CommandSpec<never>[]> = {
   statistics: statisticsCommands,
   pathologyEditor: pathologyEditorCommands,
   pathologyWorklist: pathologyWorklistCommands,
+  examEditEditor: examEditEditorCommands,
+  examEditWorklist: examEditWorklistCommands,
   global: globalCommands,
   settings: settingsCommands,
   viewer: viewerCommands,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { analyticsUrlFrom } from './domain/analytics';
 
 /** Configuration by environment (README table). */
 export interface Config {
@@ -32,6 +33,8 @@ export interface Config {
   publicOrigin: string | null;
   /** DICOM_PORT, DICOM_AE_TITLE, DICOM_TLS_CERT, DICOM_TLS_KEY: the DICOM listener (server/dicom); null = off (DICOM_PORT=0). */
   dicom: DicomConfig | null;
+  /** ANALYTICS_URL: a self-hosted page-view collector (server/domain/analytics.ts); null = no page views sent (default). */
+  analyticsUrl: string | null;
 }
 
 export interface DicomConfig {
@@ -88,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wechatPay: wechatPay(env),
     publicOrigin: publicOrigin(env),
     dicom: dicom(env),
+    analyticsUrl: analyticsUrlFrom(env),
   };
 }
 

@@ -11,6 +11,11 @@ export interface DomainInfo {
   isPet: boolean;
   displayDomainName: string | null;
   footer: string | null;
+  /**
+   * A self-hosted page-view collector (the deployment's ANALYTICS_URL); null (the default) sends no page views. Not in
+   * the spec's field list: the spec's third-party statistics host, made opt-in and local (docs/deployment.md).
+   */
+  analyticsUrl: string | null;
 }
 
 /** core §3 Group, as groups/mine answers it for the signed-in account. */

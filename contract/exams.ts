@@ -157,6 +157,8 @@ export interface ExamListItem {
   uploadTime: string | null;
   created: string;
   deletedTime: string | null;
+  /** Raised by each edit of the exam's information; POST exams/{id} compares it. */
+  version: number;
 }
 
 // The colour rules' yes/no columns are columns of this row; checked here, so that colourRules.ts needs nothing from this file.
@@ -219,6 +221,11 @@ export const examUpdateInput = z.object({
   examTime: isoTime.optional(),
   extensions: z.record(z.string().max(64), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]))
     .refine((o) => Object.keys(o).length <= 100, 'at most 100 extension fields').optional(),
+  /**
+   * The exam's `version` as the editor read it: another edit since answers 409 VersionConflict. Optional for the spec's
+   * callers (the fields alone); the product's edit screen always sends it.
+   */
+  version: z.number().int().min(0).max(2_147_483_647).optional(),
 }).strict();
 export type ExamUpdateInput = z.input<typeof examUpdateInput>;
 

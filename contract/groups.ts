@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MATCH_DOB, type MatchDob } from './registry';
 import type { Group } from './domain';
 import { idValue } from './common';
+import { pathologyUrlInput } from './pathology';
 
 /**
  * Group administration (areas §3 Group, §5, §6, §7 "Groups", §8): the group itself and its flags, its members, its
@@ -62,7 +63,8 @@ export const patchGroupInput = z.object({
   openPrivateCloud: z.enum(['0', '1']),
   allowOverview: z.boolean(),
   enableCredit: z.boolean(),
-  pathologyUrl: optionalUrl,
+  /** http(s) only, with the placeholders of contract/pathology.ts. */
+  pathologyUrl: pathologyUrlInput,
   allowAccountMgmt: z.boolean(),
   matchDob: z.enum(MATCH_DOB),
   logo: optionalUrl,

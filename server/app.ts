@@ -16,6 +16,7 @@ import { examRoutes } from './exams/routes';
 import { groupRoutes } from './groups/routes';
 import { frameworkErrors, installErrorHandler } from './http/errors';
 import { fileOriginsOf, registerSecurityHeaders } from './http/headers';
+import { analyticsOrigins } from './domain/analytics';
 import { redactingLogger } from './http/redact';
 import { imageRoutes } from './images/routes';
 import { learningRoutes } from './learning/routes';
@@ -71,7 +72,7 @@ export async function buildApp(deps: Deps, opts: { logger?: FastifyServerOptions
     return503OnClosing: false,
   });
   // First, so that every answer carries them: the app shell from the 404 handler, built files, API answers, errors.
-  await registerSecurityHeaders(app, { fileOrigins: await fileOriginsOf(deps.storage), connectOrigins: rtcOrigins(deps.config.livekit) });
+  await registerSecurityHeaders(app, { fileOrigins: await fileOriginsOf(deps.storage), connectOrigins: [...rtcOrigins(deps.config.livekit), ...analyticsOrigins(deps.config.analyticsUrl)] });
   const indexFile = path.join(deps.config.clientDir, 'index.html');
   const serveClient = Boolean(opts.serveClient && existsSync(indexFile));
   installErrorHandler(app, { serveIndex: serveClient });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { analyticsUrlFrom } from './domain/analytics';
 
 /** Configuration by environment (README table). */
 export interface Config {
@@ -36,6 +37,8 @@ export interface Config {
   hl7: Hl7ListenerConfig | null;
   /** HL7_OUT_POLL_MS, HL7_OUT_LEASE_MS: the HL7 results sender (server/hl7/outbound/sender.ts). */
   hl7Out: { pollMs: number; leaseMs: number };
+  /** ANALYTICS_URL: a self-hosted page-view collector (server/domain/analytics.ts); null = no page views sent (default). */
+  analyticsUrl: string | null;
 }
 
 export interface Hl7ListenerConfig {
@@ -101,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dicom: dicom(env),
     hl7: hl7(env),
     hl7Out: { pollMs: integer(env, 'HL7_OUT_POLL_MS', 1000, 50, 600_000), leaseMs: integer(env, 'HL7_OUT_LEASE_MS', 60_000, 500, 3600_000) },
+    analyticsUrl: analyticsUrlFrom(env),
   };
 }
 

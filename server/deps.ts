@@ -19,7 +19,7 @@ export interface Deps {
   tokens: Tokens;
   /** Files: local disk or S3-compatible (server/storage); also signs file links and upload credentials. */
   storage: Storage;
-  config: Pick<Config, 'tokenTtlSeconds' | 'scryptCost' | 'dataDir' | 'clientDir'> & Partial<Pick<Config, 'databaseUrl' | 'smsOutboxFile' | 'livekit' | 'wechatPay' | 'publicOrigin'>>;
+  config: Pick<Config, 'tokenTtlSeconds' | 'scryptCost' | 'dataDir' | 'clientDir'> & Partial<Pick<Config, 'databaseUrl' | 'smsOutboxFile' | 'livekit' | 'wechatPay' | 'publicOrigin' | 'analyticsUrl'>>;
   /** Verification texts (server/accounts/sms.ts); absent: the local sender (server log, SMS_OUTBOX_FILE). */
   sms?: SmsSender;
   /** The QR payment channel; absent: WeChat Pay when configured, else the sandbox (server/payments/providers). */

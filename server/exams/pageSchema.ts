@@ -72,6 +72,7 @@ const itemProperties = {
   uploadTime: strOrNull,
   created: str,
   deletedTime: strOrNull,
+  version: num,
 } as const satisfies Record<keyof ExamListItem, object>;
 
 export const examListItemSchema = { type: 'object', properties: itemProperties } as const;

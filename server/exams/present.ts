@@ -23,7 +23,7 @@ const LIST_EXAM_FIELDS = [
   'physicalExamId', 'serviceRequestId', 'accessionNumber', 'modality', 'bodyPart', 'bodyPartCount', 'studyDescription',
   'clinicImpression', 'applyDept', 'urgentFlag', 'teleMedFlag', 'isRemoteReportRequested', 'storeUid', 'openPath',
   'hasImage', 'examStatus', 'showVideo', 'formImgUrls', 'extensions', 'aiStatus', 'assigneeId', 'reportType', 'reportId',
-  'reportStatus', 'reportCreatorId', 'examTime', 'uploadTime', 'created', 'deletedTime',
+  'reportStatus', 'reportCreatorId', 'examTime', 'uploadTime', 'created', 'deletedTime', 'version',
 ] as const satisfies readonly (keyof ExamRow)[];
 type ListExamField = (typeof LIST_EXAM_FIELDS)[number];
 const listExamColumns = Object.fromEntries(LIST_EXAM_FIELDS.map((k) => [k, exams[k]])) as { [K in ListExamField]: (typeof exams)[K] };
@@ -135,5 +135,6 @@ export function toListItem(row: ListRow, access: Access | null = null): ExamList
     uploadTime: iso(e.uploadTime),
     created: e.created.toISOString(),
     deletedTime: iso(e.deletedTime),
+    version: e.version,
   };
 }

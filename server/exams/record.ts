@@ -1,6 +1,7 @@
 import { and, eq, gte, isNotNull, isNull } from 'drizzle-orm';
 import { missingSourceFields, type ExamListItem, type ExamUpdateInput } from '../../contract/exams';
 import { assertCan, type Access } from '../access/access';
+import { recordAudit } from '../audit/record';
 import type { Db } from '../db/client';
 import { exams } from '../db/schema';
 import type { Deps } from '../deps';
@@ -33,13 +34,21 @@ async function liveExamFor(db: Db, access: Access, id: number, action: 'exam_upd
 /** Null for "clear", trimmed text otherwise; empty strings are stored as null. */
 const blankToNull = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim());
 
+/** A stored or given value as the audit trail and the comparison read it (dates as ISO text). */
+const plain = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
+
 /**
  * POST exams/{id}: the given fields replace the stored ones; the patient-source rule of core §3 is checked on
  * the result (the stored fields count), so changing only the source to I needs an inpatient id already there.
+ * With `version`, another edit since answers 409 VersionConflict (the row is locked, so two edits cannot both pass).
+ * A change raises the version and is written to the audit trail with the fields it touched, before and after.
  */
 export async function updateExam(deps: Deps, access: Access, id: number, input: ExamUpdateInput): Promise<ExamListItem> {
   await deps.db.transaction(async (tx) => {
     const row = await liveExamFor(tx, access, id, 'exam_update');
+    if (input.version !== undefined && input.version !== row.version) {
+      throw new ApiError('VersionConflict', 'The exam was changed by someone else; reload it', { version: row.version });
+    }
     const patch: Partial<typeof exams.$inferInsert> = {
       patientName: input.patientName,
       patientId: input.patientId,
@@ -67,14 +76,23 @@ export async function updateExam(deps: Deps, access: Access, id: number, input: 
       examTime: input.examTime === undefined ? undefined : new Date(input.examTime),
       extensions: input.extensions,
     };
-    const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-    const missing = missingSourceFields({ ...row, ...changes });
+    const given = Object.entries(patch).filter(([, v]) => v !== undefined);
+    const missing = missingSourceFields({ ...row, ...Object.fromEntries(given) });
     if (missing.length > 0) {
       throw new ApiError('ParamsError', undefined, {
-        fields: missing.map((path) => ({ path, message: `required when patientSource is ${changes.patientSource ?? row.patientSource}` })),
+        fields: missing.map((path) => ({ path, message: `required when patientSource is ${patch.patientSource ?? row.patientSource}` })),
       });
     }
-    if (Object.keys(changes).length > 0) await tx.update(exams).set(changes).where(eq(exams.id, id));
+    // Only what differs is written and audited: saving an unchanged form changes nothing and leaves no event.
+    const stored = row as Record<string, unknown>;
+    const changed = given.filter(([key, v]) => JSON.stringify(plain(v)) !== JSON.stringify(plain(stored[key])));
+    if (changed.length === 0) return;
+    await tx.update(exams).set({ ...Object.fromEntries(changed), version: row.version + 1 }).where(eq(exams.id, id));
+    await recordAudit(tx, {
+      at: deps.clock.now(), actorId: access.accountId, bucketId: row.bucketId, area: 'exams', action: 'update', objectType: 'exam', objectId: id,
+      before: Object.fromEntries(changed.map(([key]) => [key, plain(stored[key])])),
+      after: Object.fromEntries(changed.map(([key, v]) => [key, plain(v)])),
+    });
   });
   return (await loadListItem(deps.db, id, access))!;
 }

@@ -24,10 +24,13 @@ import {
 import { orderDetailCommands, orderListCommands } from '@/features/payments/orders/commands';
 import { creditCommands } from '@/features/payments/credit/commands';
 import { statisticsCommands } from '@/features/statistics';
+import { pathologyEditorCommands, pathologyWorklistCommands } from '@/features/pathology';
+import { examEditEditorCommands, examEditWorklistCommands } from '@/features/examEdit';
 import type { CommandSpec } from '@/lib/commands';
 
 /**
- * Every command list of the app, as data. Only tests import this (the conflict check and the locale check):
+ * Every command list of the app, as data. Tests import this (the conflict check and the locale check), and the help
+ * screen (app/help) lists its shortcuts by screen:
  * it is the one place lib/ names features, so that no feature ships a shortcut the tests have not compared.
  * A feature with commands exports them from src/features/<area>/commands.ts and adds them here.
  * (`never`: the lists take different contexts; the checks read their data and never call them.)
@@ -49,6 +52,10 @@ export const commandCatalog: Record<string, readonly CommandSpec<never>[]> = {
   paymentsCredit: creditCommands,
   statistics: statisticsCommands,
   hl7Outbound: hl7OutboundCommands,
+  pathologyEditor: pathologyEditorCommands,
+  pathologyWorklist: pathologyWorklistCommands,
+  examEditEditor: examEditEditorCommands,
+  examEditWorklist: examEditWorklistCommands,
   global: globalCommands,
   settings: settingsCommands,
   viewer: viewerCommands,

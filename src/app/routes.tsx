@@ -69,6 +69,7 @@ export const routes: AppRoute[] = [
   { path: '/templates', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/templates/TemplatesPage')) },
   { path: '/learning', access: 'public', layout: 'auto', screen: lazyScreen(() => import('@/features/learning/LearningListPage')) },
   { path: '/learning/:id', access: 'public', layout: 'auto', screen: lazyScreen(() => import('@/features/learning/LearningDetailPage')) },
+  { path: '/help', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('./help/HelpPage')) },
   { path: '/kb', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/kb/KbPage')) },
   // Fixed consultation paths before /consultations/:id (the first match wins).
   { path: '/consultations', access: 'auth', layout: 'shell', screen: lazyScreen(() => import('@/features/consultations/list/ConsultationListPage')) },

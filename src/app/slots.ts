@@ -1,6 +1,8 @@
 import { createElement, Fragment, lazy } from 'react';
 import { RequestConsultation } from '@/features/consultations';
 import { RequestReportEntry } from '@/features/payments';
+import { OpenPathology } from '@/features/pathology';
+import { EditExamEntry } from '@/features/examEdit';
 import { workspaceSlots, type ExamActionsSlotProps } from '@/features/report/workspace/slots';
 import { worklistSlots, type ExamActionsProps } from '@/features/worklist/slots';
 
@@ -16,7 +18,11 @@ workspaceSlots.keyImages = lazy(() => import('@/features/viewer/KeyImagesPanel')
 // With it the expert/remote report request (areas §2 /{examId}/apply-report): Alt+Shift+E, Shift+E and the palette.
 workspaceSlots.examActions = ({ examId, reportId, bucketId }: ExamActionsSlotProps) => createElement(Fragment, null,
   createElement(RequestConsultation, { exam: { id: examId, reportId, bucketId }, place: 'editor' }),
-  createElement(RequestReportEntry, { exam: { id: examId, bucketId }, place: 'editor' }));
+  createElement(RequestReportEntry, { exam: { id: examId, bucketId }, place: 'editor' }),
+  createElement(OpenPathology, { exam: { id: examId }, place: 'editor' }),
+  createElement(EditExamEntry, { exam: { id: examId, bucketId }, place: 'editor' }));
 worklistSlots.examActions = ({ exam }: ExamActionsProps) => createElement(Fragment, null,
   createElement(RequestConsultation, { exam, place: 'worklist' }),
-  createElement(RequestReportEntry, { exam, place: 'worklist' }));
+  createElement(RequestReportEntry, { exam, place: 'worklist' }),
+  createElement(OpenPathology, { exam, place: 'worklist' }),
+  createElement(EditExamEntry, { exam, place: 'worklist' }));

@@ -119,6 +119,7 @@ const SCREENS: Screen[] = [
     },
   },
   { name: 'registry', signedIn: true, open: visit('/registry', '[data-testid=registry-form]') },
+  { name: 'help', signedIn: true, open: visit('/help', '[data-testid=help-page] dl') },
   { name: 'consultations', signedIn: true, open: visit('/consultations', '[data-testid=consultation-table]') },
   {
     name: 'consultation-create',

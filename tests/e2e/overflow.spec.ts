@@ -48,6 +48,7 @@ const SCREENS: readonly Screen[] = [
   { name: 'org-home', open: at(`/groups/${GROUP}/organizations/${HOSPITAL}`, '[data-testid=org-member-table]') },
   { name: 'org-roles', open: at(`/groups/${GROUP}/organizations/${HOSPITAL}/roles`, '[data-testid=role-grid]') },
   { name: 'templates', open: at('/templates', '[data-testid=templates-tree]') },
+  { name: 'help', open: at('/help', '[data-testid=help-page] dl') },
 ];
 
 let draft: string;

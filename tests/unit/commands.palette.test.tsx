@@ -174,6 +174,7 @@ describe('the shortcut sheet', () => {
       ['Worklist', 'g s'],
       ['Consultations', 'g c'],
       ['Profile', 'g p'],
+      ['Open help', 'F1'],
       ['Start page', 'g h'],
     ]);
     expect(within(sheet).queryByText('Log out')).toBeNull();

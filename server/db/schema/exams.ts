@@ -85,6 +85,8 @@ export const exams = pgTable('exams', {
   deviceId: integer('device_id'),
   created: created(),
   deletedTime: ts('deleted_time'),
+  /** Raised by every edit of the exam's information (POST exams/{id}), which compares it: 409 VersionConflict. */
+  version: integer('version').notNull().default(0),
 }, (t) => [
   // The worklist (server/exams): live exams newest first, read backwards along ascending (created, id) indexes
   // (a Drizzle .desc() index is NULLS LAST and does not serve ORDER BY created DESC). Partial on live rows, and

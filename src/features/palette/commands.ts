@@ -55,6 +55,8 @@ export const globalCommands: readonly Spec[] = [
   goTo('consultations', 'commands.goTo.consultations', '/consultations', 'g c'),
   goTo('profile', 'commands.goTo.profile', '/settings/profile', 'g p'),
   goTo('reportPublish', 'commands.goTo.reportPublish', '/report-publish'),
+  // F1, the help key of desktop programs; the browser's own F1 help is claimed (the key event is prevented).
+  goTo('help', 'commands.goTo.help', '/help', 'F1'),
   // "Open statistics: <chart>", one per chart (the statistics feature's data).
   ...statisticsOpenCommands,
   {

@@ -8,7 +8,7 @@ export interface DestinationContext {
 }
 
 /** Paths that have their own go-to command with a shortcut (commands.ts); not listed twice. */
-const WITH_SHORTCUT = new Set(['/studies', '/registry', '/consultations', '/settings/profile']);
+const WITH_SHORTCUT = new Set(['/studies', '/registry', '/consultations', '/settings/profile', '/help']);
 
 /**
  * Palette labels and words for destinations whose navbar label says too little out of the navbar: "My group" is the

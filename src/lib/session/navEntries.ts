@@ -2,6 +2,7 @@ import type { ParseKeys } from 'i18next';
 import type { Permissions } from '../../../contract/accounts';
 import { ACTIONS, type Action } from '../../../contract/actions';
 import type { Group } from '../../../contract/domain';
+import { pathologyUrlFor } from '../../../contract/pathology';
 import { can } from './useSession';
 
 export interface NavContext {
@@ -31,6 +32,12 @@ const readsStatistics = (ctx: NavContext) => anyGroup(ctx, (g) => g.readsStatist
 const hasExamOrReportAction = (ctx: NavContext) =>
   Object.values(ctx.permissions ?? {}).some((entry) => entry.actions.some((a) => a.includes('exam') || a.includes('report')));
 
+/** The navbar's pathology link has no exam in hand: a template's placeholders are left empty. */
+const pathologyHome = (ctx: NavContext) => {
+  const template = ctx.groups.find((g) => g.pathologyUrl)?.pathologyUrl;
+  return template ? pathologyUrlFor(template) : null;
+};
+
 /**
  * Core §2 navbar entries with the gates of §6: group flags (groups/mine) and permitted actions.
  * The shell also drops an entry whose route is not registered in this build, so no link is dead.
@@ -44,7 +51,7 @@ export const NAV_ENTRIES: readonly NavEntry[] = [
   { id: 'orders', label: 'nav.orders', place: 'primary', href: (ctx) => (hasOrderAction(ctx) ? '/orders' : null) },
   { id: 'credit', label: 'nav.credit', place: 'primary', href: (ctx) => (readsCredit(ctx) ? '/credit' : null) },
   { id: 'reportPublish', label: 'nav.reportPublish', place: 'primary', href: (ctx) => (can(ctx.permissions, 'order_report_publish') ? '/report-publish' : null) },
-  { id: 'pathology', label: 'nav.pathology', place: 'primary', external: true, href: (ctx) => ctx.groups.find((g) => g.pathologyUrl)?.pathologyUrl ?? null },
+  { id: 'pathology', label: 'nav.pathology', place: 'primary', external: true, href: (ctx) => pathologyHome(ctx) },
   { id: 'learning', label: 'nav.learning', place: 'primary', href: () => '/learning' },
   { id: 'help', label: 'nav.help', place: 'primary', href: () => '/help' },
   { id: 'kb', label: 'kb.nav', place: 'account', href: (ctx) => (Object.values(ctx.permissions ?? {}).some((e) => e.actions.some((a) => a.startsWith('report_') || a === 'template_upsert')) ? '/kb' : null) },

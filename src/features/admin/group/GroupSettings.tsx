@@ -10,6 +10,7 @@ import { Section } from '../ui/AdminFrame';
 import { LoadState } from '@/ui/LoadState';
 import { SwitchList } from '../ui/SwitchList';
 import { useWrite } from '../ui/useWrite';
+import { PathologySetting } from '@/features/pathology';
 import { FLAG_KEYS, type FlagKey } from './flags';
 import { groupPartsApi } from './groupApi';
 import { AssignRules } from './settings/AssignRules';
@@ -59,6 +60,9 @@ export function GroupSettings({ group, onChanged }: { group: GroupDetail; onChan
       </nav>
       <Section title={t('admin.group.flagsTitle')} hint={t('admin.group.flagsHint')} testId="group-flags-section">
         <div className="max-w-xl"><SwitchList items={items} label={t('admin.group.flagsTitle')} busyKey={pending} onToggle={(k, on) => void toggle(k, on)} testId="group-flags" /></div>
+      </Section>
+      <Section title={t('pathology.setting.title')} testId="group-pathology-section">
+        <PathologySetting groupId={group.id} value={group.pathologyUrl} />
       </Section>
       <GroupLists groupId={group.id} />
     </>

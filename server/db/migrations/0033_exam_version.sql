@@ -1,0 +1,1 @@
+ALTER TABLE "exams" ADD COLUMN "version" integer DEFAULT 0 NOT NULL;

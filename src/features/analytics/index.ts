@@ -1,0 +1,1 @@
+export { PageViews } from './PageViews';

@@ -1,0 +1,2 @@
+export { EditExamEntry, type EditExamEntryProps } from './EditExamEntry';
+export { examEditEditorCommands, examEditWorklistCommands } from './commands';

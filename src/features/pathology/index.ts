@@ -1,0 +1,3 @@
+export { OpenPathology, type OpenPathologyProps } from './OpenPathology';
+export { pathologyEditorCommands, pathologyWorklistCommands } from './commands';
+export { PathologySetting } from './PathologySetting';

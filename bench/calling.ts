@@ -19,6 +19,7 @@ import { systemClock } from '../server/deps';
 import { seedDemo } from '../server/seed/demo';
 import { arg } from './support/args';
 import { BENCH_RUNS, BENCH_SCRYPT_COST, BENCH_WARMUP, benchKinds, benchStorage, openBenchDatabase, startBenchApp, type BenchDbKind } from './support/server';
+import { statementRecorder } from './support/statements';
 import { percentile } from './support/stats';
 
 const SIZES = (arg('checked-in') ?? '10,5000').split(',').map(Number);
@@ -31,33 +32,10 @@ type Kind = (typeof KINDS)[number];
 type Rows = { rows: Record<string, unknown>[] };
 const rowsOf = async (database: Database, q: ReturnType<typeof sql>) => ((await database.db.execute(q)) as unknown as Rows).rows;
 
-/** Statements the driver runs while on (both drivers take the text first and the parameters second). */
-function recorder(database: Database) {
-  const client = (database.db as unknown as { $client: { query: (...args: unknown[]) => Promise<unknown> } }).$client;
-  const original = client.query.bind(client);
-  const seen: { text: string; params: unknown[] }[] = [];
-  let on = false;
-  client.query = (...args: unknown[]) => {
-    if (on) {
-      const first = args[0] as string | { text: string };
-      seen.push({ text: typeof first === 'string' ? first : first.text, params: (args[1] as unknown[] | undefined) ?? [] });
-    }
-    return original(...args);
-  };
-  return {
-    start: () => { seen.length = 0; on = true; },
-    stop: () => { on = false; return [...seen]; },
-    explain: async (s: { text: string; params: unknown[] }) => {
-      const result = await original(`explain (analyze, costs off) ${s.text}`, s.params) as Rows;
-      return result.rows.map((r) => Object.values(r)[0]).join('\n');
-    },
-  };
-}
-
 async function run(kind: BenchDbKind, checkedIn: number): Promise<string[][]> {
   const { database, drop } = await openBenchDatabase(kind, 'calling');
   // On PostgreSQL only (PGlite's client is a proxy that calls itself back).
-  const rec = EXPLAIN && kind === 'postgres' ? recorder(database) : null;
+  const rec = EXPLAIN && kind === 'postgres' ? statementRecorder(database) : null;
   const ids = await seedDemo(database.db, { scryptCost: BENCH_SCRYPT_COST, clock: systemClock, exams: 20 });
   const app = await startBenchApp(database, drop, benchStorage('calling'));
   try {

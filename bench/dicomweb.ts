@@ -12,6 +12,7 @@
 import { sql } from 'drizzle-orm';
 import { tuneHeap } from '../server/heap';
 import { examsBenchDatabase } from './support/database';
+import { statementRecorder } from './support/statements';
 import { benchStorage, startBenchApp } from './support/server';
 import { percentile as pct } from './support/stats';
 import { arg } from './support/args';
@@ -67,26 +68,13 @@ const rows: { name: string; p95: number }[] = [];
 // `--explain`: EXPLAIN ANALYZE of the statements one request of each scenario ran (the pool's queries).
 const EXPLAIN = process.argv.includes('--explain');
 const ONLY = arg('only');
-const client = (database.db as unknown as { $client: { query: (...args: unknown[]) => Promise<unknown> } }).$client;
-const original = client.query.bind(client);
-const seen: { text: string; params: unknown[] }[] = [];
-let recording = false;
-client.query = (...args: unknown[]) => {
-  if (recording) {
-    const first = args[0] as string | { text: string };
-    seen.push({ text: typeof first === 'string' ? first : first.text, params: (args[1] as unknown[] | undefined) ?? [] });
-  }
-  return original(...args);
-};
+const rec = statementRecorder(database, 'analyze, buffers, costs off');
 for (const s of SCENARIOS.filter((x) => !ONLY || x.name.includes(ONLY))) {
   if (EXPLAIN) {
-    seen.length = 0;
-    recording = true;
+    rec.start();
     await get(s.user, s.query);
-    recording = false;
-    for (const st of seen.filter((x) => /from "exams"/.test(x.text))) {
-      const plan = (await original(`explain (analyze, buffers, costs off) ${st.text}`, st.params)) as { rows: Record<string, string>[] };
-      console.log(`\n── ${s.name}\n${st.text}\n${JSON.stringify(st.params)}\n${plan.rows.map((r) => Object.values(r)[0]).join('\n')}`);
+    for (const st of rec.stop().filter((x) => /from "exams"/.test(x.text))) {
+      console.log(`\n── ${s.name}\n${st.text}\n${JSON.stringify(st.params)}\n${await rec.explain(st)}`);
     }
   }
   for (let i = 0; i < 5; i++) await get(s.user, s.query);

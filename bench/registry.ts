@@ -20,8 +20,8 @@ import type { Filter, Sort } from '../contract/common';
 import type { RegistryPage } from '../contract/registry';
 import { buildApp } from '../server/app';
 import { createTokens } from '../server/auth/tokens';
-import type { Database } from '../server/db/client';
 import { benchDatabase } from './support/database';
+import { statementRecorder } from './support/statements';
 import { systemClock } from '../server/deps';
 import { insertBenchRegistrations, registrationCount, registryBenchIds } from '../server/seed/benchRegistry';
 import { DEMO_PASSWORD } from '../server/seed/demo';
@@ -66,30 +66,6 @@ const SCENARIOS: Scenario[] = [
 
 interface Row { target: string; name: string; p50: number; p95: number; p99: number; total: number }
 
-/** Records the statements the driver runs while `on` (both drivers take the text first and the parameters second). */
-type Statement = { text: string; params: unknown[] };
-function recorder(database: Database) {
-  const client = (database.db as unknown as { $client: { query: (...args: unknown[]) => Promise<unknown> } }).$client;
-  const original = client.query.bind(client);
-  const seen: Statement[] = [];
-  let on = false;
-  client.query = (...args: unknown[]) => {
-    if (on) {
-      const first = args[0] as string | { text: string };
-      seen.push({ text: typeof first === 'string' ? first : first.text, params: (args[1] as unknown[] | undefined) ?? [] });
-    }
-    return original(...args);
-  };
-  return {
-    start: () => { seen.length = 0; on = true; },
-    stop: () => { on = false; return [...seen]; },
-    explain: async (s: Statement) => {
-      const result = await original(`explain (analyze, buffers, costs off) ${s.text}`, s.params) as { rows: Record<string, string>[] };
-      return result.rows.map((r) => Object.values(r)[0]).join('\n');
-    },
-  };
-}
-
 async function runTarget(target: 'postgres' | 'pglite', wanted: number, rows: Row[]): Promise<void> {
   const database = await benchDatabase('registry', target);
   const { bucketId } = await registryBenchIds(database.db, SCRYPT_COST);
@@ -117,7 +93,7 @@ async function runTarget(target: 'postgres' | 'pglite', wanted: number, rows: Ro
     from exams where bucket_id = ${bucketId} and registration_id is not null` as never) as unknown as { rows: { lines: number; patient_id: string; name_prefix: string }[] };
   const { lines, patient_id: patientId, name_prefix: namePrefix } = facts.rows[0]!;
 
-  const rec = recorder(database);
+  const rec = statementRecorder(database, 'analyze, buffers, costs off');
   const files = mkdtempSync(path.join(tmpdir(), 'bench-registry-'));
   const app = await buildApp({
     db: database.db, dbKind: database.kind, clock: systemClock,

@@ -21,6 +21,8 @@ export const RELOGIN_TOAST_MS = 3_000;
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 32;
 export const REPORT_NOTE_MAX = 256;
+/** Stored HTML per field; far above any real report, low enough that a paste of junk is a 400, not a slow write. */
+export const REPORT_HTML_MAX = 200_000;
 export const KEY_IMAGES_MAX = 6;
 export const KEY_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const EXAM_EXPORT_MAX = 3000;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { REPORT_NOTE_MAX } from './constants';
-import { decimalInt, idValue } from './common';
+import { REPORT_HTML_MAX, REPORT_NOTE_MAX } from './constants';
+import { idValue } from './common';
+export { REPORT_HTML_MAX } from './constants';
+export * from './reports/templates';
 
 /**
  * Reports (core §3, §4, §5, §7 "Reports"). The lifecycle itself lives in machines/report.ts; this file
@@ -31,8 +33,6 @@ export const CONTENT_ACTIONS = ['save', 'submit', 'approve', 'advise'] as const 
 export const REASON_ACTIONS = ['reject', 'recall'] as const satisfies readonly ReportAction[];
 
 export const REASON_MAX = 512;
-/** Stored HTML per field; far above any real report, low enough that a paste of junk is a 400, not a slow write. */
-export const REPORT_HTML_MAX = 200_000;
 
 const version = z.number().int().min(1).max(2_147_483_647);
 const html = z.string().max(REPORT_HTML_MAX);
@@ -312,47 +312,3 @@ export interface PrintKeyImage {
 }
 
 
-/* ── report templates (the writing templates of the workspace) ── */
-
-export const templateTreeQuery = z.object({ bucketId: idValue });
-export const templateSearchQuery = templateTreeQuery.extend({
-  q: z.string().trim().min(1).max(64),
-  modality: z.string().trim().max(8).optional(),
-  limit: decimalInt(1, 100).default(30),
-});
-
-export const templateUpsertInput = z.object({
-  id: z.number().int().positive().optional(),
-  /** The organisation's tree, or (groupId instead) the group's shared tree: exactly one of the two. */
-  bucketId: z.number().int().positive().optional(),
-  groupId: z.number().int().positive().optional(),
-  parentId: z.number().int().positive().nullable().default(null),
-  name: z.string().trim().min(1).max(128),
-  isFolder: z.boolean().default(false),
-  modality: z.string().trim().max(8).nullable().optional(),
-  bodyPart: z.string().trim().max(64).nullable().optional(),
-  finding: html.default(''),
-  diagnosis: html.default(''),
-  sort: z.number().int().min(0).max(100_000).optional(),
-}).superRefine((v, ctx) => {
-  if ((v.bucketId === undefined) === (v.groupId === undefined)) {
-    ctx.addIssue({ code: 'custom', path: v.bucketId === undefined ? ['bucketId'] : ['groupId'], message: 'give exactly one of bucketId and groupId' });
-  }
-});
-export type TemplateUpsertInput = z.input<typeof templateUpsertInput>;
-
-export interface TemplateNode {
-  id: number;
-  /** The organisation's tree, or null for the group's shared tree (groupId). */
-  bucketId: number | null;
-  groupId: number | null;
-  parentId: number | null;
-  name: string;
-  isFolder: boolean;
-  modality: string | null;
-  bodyPart: string | null;
-  finding: string;
-  diagnosis: string;
-  sort: number;
-  children: TemplateNode[];
-}

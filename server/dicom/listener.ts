@@ -5,28 +5,23 @@ import type { Deps } from '../deps';
 import { AssociationRecord, callerOf } from './association';
 import { dimse } from './dimse';
 import { guardPdus } from './guard';
-import { IMPLEMENTATION_CLASS_UID, IMPLEMENTATION_VERSION, part10 } from './part10';
-import { receiveInstance } from './receive';
-import { destinationOf, filesOf, findStudyRoot, identifierOf, isParamsError, type StoredFile } from './retrieve';
-import { MoveAssociation, retrieveAnswer, retrieveStatus, runSubOperations, type RetrieveCounts, type RetrieveResponse } from './subops';
-import { encoded, services, type Services } from './services';
+import { IMPLEMENTATION_CLASS_UID, IMPLEMENTATION_VERSION } from './part10';
+import { findRequest } from './scpFind';
+import { mppsRequest } from './scpMpps';
+import { getRequest, moveRequest, type RetrieveScp } from './scpRetrieve';
+import { storeRequest } from './scpStore';
+import type {
+  Association, CCancelRequest, CEchoRequest, CFindRequest, CGetRequest, CMoveRequest, CStoreRequest, NCreateRequest, NSetRequest,
+  PresentationContext, ScpContext,
+} from './scpTypes';
+import { services } from './services';
 import { Collector, isStorableSyntax, isStorage, NATIVE, NON_STORAGE, UNCOMPRESSED } from './storeRules';
 
-type Association = InstanceType<typeof dimse.association.Association>;
-type PresentationContext = InstanceType<typeof dimse.association.PresentationContext>;
-type CStoreRequest = InstanceType<typeof dimse.requests.CStoreRequest>;
-type CEchoRequest = InstanceType<typeof dimse.requests.CEchoRequest>;
-type CFindRequest = InstanceType<typeof dimse.requests.CFindRequest>;
-type CMoveRequest = InstanceType<typeof dimse.requests.CMoveRequest>;
-type CGetRequest = InstanceType<typeof dimse.requests.CGetRequest>;
-type NCreateRequest = InstanceType<typeof dimse.requests.NCreateRequest>;
-type NSetRequest = InstanceType<typeof dimse.requests.NSetRequest>;
-type CCancelRequest = InstanceType<typeof dimse.requests.CCancelRequest>;
 type Dataset = InstanceType<typeof dimse.Dataset>;
 
 const { Scp, Dataset } = dimse;
 const { CEchoResponse, CStoreResponse, CFindResponse, CMoveResponse, CGetResponse, NCreateResponse, NSetResponse } = dimse.responses;
-const { PresentationContextResult, RejectResult, RejectSource, RejectReason, Status, SopClass } = dimse.constants;
+const { PresentationContextResult, RejectResult, RejectSource, RejectReason, Status } = dimse.constants;
 
 /**
  * The DICOM listener (issue 33): an SCP on its own TCP (or TLS) port, started by server/main.ts. Every association is
@@ -108,24 +103,18 @@ export async function startDicomListener(deps: Deps, opts: DicomListenerOptions)
   };
 }
 
-interface ScpContext {
-  deps: Deps;
-  aeTitle: string;
-  record: AssociationRecord;
-  svc: Services;
-  track: <T>(p: Promise<T>) => Promise<T>;
-}
-
 /** One association's SCP: dcmjs-dimse's Scp with the product's rules. */
-class RadScp extends Scp {
+class RadScp extends Scp implements RetrieveScp {
   ctx!: ScpContext;
-  private bucketId: number | null = null;
-  private callingAe = '';
+  bucketId: number | null = null;
+  callingAe = '';
   private readonly received = new WeakMap<object, Collector>();
   /** The transfer syntax of the presentation context the request being handled came on (dcmjs-dimse knows, and says only here). */
-  private contextSyntax = '1.2.840.10008.1.2';
+  contextSyntax = '1.2.840.10008.1.2';
   /** That presentation context itself (a retrieve's Pending responses are sent on it). */
-  private context: PresentationContext | null = null;
+  context: PresentationContext | null = null;
+  /** The retrieves under way on this association, by message id, and whether the SCU cancelled each (C-CANCEL). */
+  readonly retrieves = new Map<number, { cancelled: boolean }>();
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the library's internal dispatch, not in its types
   _performDimse(context: PresentationContext, command: any): void {
@@ -212,102 +201,13 @@ class RadScp extends Scp {
   }
 
   override cStoreRequest(request: CStoreRequest, callback: (response: InstanceType<typeof CStoreResponse>) => void): void {
-    const { record } = this.ctx;
-    record.services.add('store');
     const dataset = request.getDataset();
-    const collector = dataset ? this.received.get(dataset) : undefined;
-    const answer = (status: number, comment?: string) => {
-      const response = CStoreResponse.fromRequest(request);
-      response.setStatus(status);
-      if (comment) response.setErrorComment(comment.slice(0, 64));
-      callback(response);
-    };
-    if (!collector || this.bucketId === null) { record.failed++; answer(Status.ProcessingFailure); return; }
-    if (collector.overflow) {
-      record.failed++;
-      record.error(`${request.getAffectedSopInstanceUid()}: larger than ${this.ctx.svc.maxFileBytes} bytes`);
-      answer(0xa700, 'File too large');
-      return;
-    }
-    const bytes = part10({
-      sopClassUid: request.getAffectedSopClassUid(), sopInstanceUid: request.getAffectedSopInstanceUid(),
-      transferSyntaxUid: collector.transferSyntaxUid, sourceAe: this.callingAe,
-      dataSet: collector.chunks.length === 1 ? collector.chunks[0]! : Buffer.concat(collector.chunks, collector.size),
-    });
-    collector.chunks = [];
-    void this.ctx.track(receiveInstance(this.ctx.deps, this.bucketId, bytes, {
-      kind: 'dimse', callingAe: this.callingAe, associationId: record.id,
-    })).then((r) => {
-      if (r.ok) { record.stored++; answer(r.dimseStatus); return; }
-      record.failed++;
-      record.error(`${r.sopInstanceUid ?? request.getAffectedSopInstanceUid()}: ${r.code} ${r.message}`);
-      answer(r.dimseStatus, r.message);
-    }, (err: Error) => {
-      record.failed++;
-      record.error(err.message);
-      answer(Status.ProcessingFailure);
-    });
+    storeRequest(this, request, dataset ? this.received.get(dataset) : undefined, callback);
   }
 
   override cFindRequest(request: CFindRequest, callback: (responses: InstanceType<typeof CFindResponse>[]) => void): void {
-    const { record } = this.ctx;
-    const bucketId = this.bucketId;
-    const fail = (status: number) => {
-      const response = CFindResponse.fromRequest(request);
-      response.setStatus(status);
-      callback([response]);
-    };
-    if (bucketId === null) { fail(Status.ProcessingFailure); return; }
-    if (request.getAffectedSopClassUid() === SopClass.StudyRootQueryRetrieveInformationModelFind) { this.studyRootFind(bucketId, request, callback); return; }
-    if (request.getAffectedSopClassUid() !== SopClass.ModalityWorklistInformationModelFind) { fail(Status.SopClassNotSupported); return; }
-    record.services.add('mwl-find');
-    void this.ctx.track(this.ctx.svc.worklist(bucketId, request.getDataset(), this.contextSyntax)).then((items) => {
-      record.found += items.length;
-      const responses = items.map((item) => {
-        const r = CFindResponse.fromRequest(request);
-        r.setDataset(item);
-        r.setStatus(Status.Pending);
-        return r;
-      });
-      const done = CFindResponse.fromRequest(request);
-      done.setStatus(Status.Success);
-      callback([...responses, done]);
-    }, (err: Error) => {
-      record.error(`worklist: ${err.message}`);
-      fail(0xc000);
-    });
+    findRequest(this, request, callback);
   }
-
-  /** Study Root C-FIND (./retrieve.ts over the one Study Root query). */
-  private studyRootFind(bucketId: number, request: CFindRequest, callback: (responses: InstanceType<typeof CFindResponse>[]) => void): void {
-    const { record } = this.ctx;
-    record.services.add('find');
-    const answer = (status: number, comment?: string) => {
-      const response = CFindResponse.fromRequest(request);
-      response.setStatus(status);
-      if (comment) response.setErrorComment(comment.slice(0, 64));
-      return response;
-    };
-    const id = identifierOf(request.getDataset()?.getElements() ?? {});
-    if (!id.ok) { record.error(`find: ${id.message}`); callback([answer(0xa900, id.message)]); return; }
-    void this.ctx.track(findStudyRoot(this.ctx.deps, bucketId, id)).then((items) => {
-      record.found += items.length;
-      const responses = items.map((item) => {
-        const r = CFindResponse.fromRequest(request);
-        r.setDataset(encoded(item, this.contextSyntax, 'ISO_IR 192'));
-        r.setStatus(Status.Pending);
-        return r;
-      });
-      callback([...responses, answer(Status.Success)]);
-    }, (err: Error) => {
-      record.error(`find: ${err.message}`);
-      // A key of the wrong form (the query's ParamsError) does not match the SOP class; anything else is ours.
-      callback([isParamsError(err) ? answer(0xa900, err.message) : answer(0xc000)]);
-    });
-  }
-
-  /** The retrieves under way on this association, by message id, and whether the SCU cancelled each (C-CANCEL). */
-  private readonly retrieves = new Map<number, { cancelled: boolean }>();
 
   override cCancelRequest(request: CCancelRequest): void {
     // A cancel of a C-FIND comes too late here (its answers are sent at once); one of a C-MOVE or C-GET stops it between two files.
@@ -315,125 +215,19 @@ class RadScp extends Scp {
     if (retrieve) retrieve.cancelled = true;
   }
 
-  /**
-   * A C-MOVE or C-GET: the files the identifier names (rows only; each is read from storage when it is sent), a Pending
-   * response after each sub-operation, and the final response with the counts.
-   */
-  private retrieve<R extends RetrieveResponse>(kind: 'move' | 'get', request: CMoveRequest | CGetRequest, callback: (responses: R[]) => void,
-    respond: () => R, store: (bucketId: number, files: StoredFile[]) => Promise<{ store: (ds: Dataset) => Promise<number | null>; close: () => Promise<void> } | R>): void {
-    const { record } = this.ctx;
-    record.services.add(kind);
-    const answer = (status: number, counts: RetrieveCounts, comment?: string) => retrieveAnswer(respond(), status, counts, comment);
-    const none = { remaining: 0, completed: 0, failed: 0, warnings: 0 };
-    const bucketId = this.bucketId;
-    if (bucketId === null) { callback([answer(Status.ProcessingFailure, none)]); return; }
-    // The library's callback may be called once (its event emitter says so): the Pending responses go out by its own sender.
-    const context = this.context;
-    const sendPending = (response: R) => {
-      if (context) (this as unknown as { _sendDimse(m: { context: PresentationContext; command: unknown }): void })._sendDimse({ context, command: response });
-    };
-    const messageId = request.getMessageId();
-    const state = { cancelled: false };
-    this.retrieves.set(messageId, state);
-    const work = async (): Promise<R[]> => {
-      const id = identifierOf(request.getDataset()?.getElements() ?? {});
-      if (!id.ok) { record.error(`${kind}: ${id.message}`); return [answer(0xa900, none, id.message)]; }
-      const files = await filesOf(this.ctx.deps, bucketId, id);
-      const sender = await store(bucketId, files);
-      if (!('store' in sender)) return [sender];
-      const run = await runSubOperations({
-        deps: this.ctx.deps, files, store: sender.store, cancelled: () => state.cancelled,
-        pending: (counts) => sendPending(answer(Status.Pending, counts)),
-        error: (message) => record.error(`${kind}: ${message}`),
-      }).finally(() => sender.close());
-      record.sent += run.counts.completed + run.counts.warnings;
-      record.failed += run.counts.failed;
-      // Remaining is said only in a Cancel's final response (PS3.4 C.4.2.1.6).
-      return [answer(retrieveStatus(run.counts, run.cancelled), { ...run.counts, remaining: run.cancelled ? run.counts.remaining : 0 })];
-    };
-    void this.ctx.track(work()).then(callback, (err: Error) => {
-      record.error(`${kind}: ${err.message}`);
-      callback([answer(isParamsError(err) ? 0xa900 : 0xc000, none)]);
-    }).finally(() => this.retrieves.delete(messageId));
-  }
-
   override cMoveRequest(request: CMoveRequest, callback: (responses: InstanceType<typeof CMoveResponse>[]) => void): void {
-    const destinationAe = String(request.getCommandDataset().getElement('MoveDestination') ?? '').trim();
-    const respond = () => CMoveResponse.fromRequest(request);
-    this.retrieve('move', request, callback, respond, async (bucketId, files) => {
-      const destination = await destinationOf(this.ctx.deps, bucketId, destinationAe);
-      if (!destination) {
-        this.ctx.record.error(`move: destination ${destinationAe || '(none)'} unknown`);
-        return retrieveAnswer(respond(), 0xa801, { remaining: 0, completed: 0, failed: 0, warnings: 0 }, 'Move destination unknown');
-      }
-      const association = new MoveAssociation(destination, this.ctx.aeTitle, this.callingAe, files);
-      return {
-        store: (ds) => association.store(ds),
-        close: async () => {
-          await association.close();
-          if (association.error && association.error !== 'association closed') this.ctx.record.error(`move to ${destination.aeTitle}: ${association.error}`);
-        },
-      };
-    });
+    moveRequest(this, request, callback);
   }
 
   override cGetRequest(request: CGetRequest, callback: (responses: InstanceType<typeof CGetResponse>[]) => void): void {
-    // Sub-operations on this association, one after the other, on the storage contexts the peer offered as SCP.
-    this.retrieve('get', request, callback, () => CGetResponse.fromRequest(request), () => Promise.resolve({ store: (ds) => this.storeHere(ds), close: () => Promise.resolve() }));
-  }
-
-  /** One C-STORE sub-operation of a C-GET, sent on this association; the peer's status, or null when none came. */
-  private storeHere(dataset: Dataset): Promise<number | null> {
-    // The library's own request bookkeeping (message ids, pending requests matched to their responses), not in its types.
-    const self = this as unknown as {
-      association: { getAcceptedPresentationContextFromRequest(r: unknown): PresentationContext | undefined };
-      _getNextMessageId(): number; pending: unknown[]; _sendDimse(m: { context: PresentationContext; command: unknown }): void;
-    };
-    const request = new dimse.requests.CStoreRequest(dataset);
-    const context = self.association.getAcceptedPresentationContextFromRequest(request);
-    if (!context) {
-      this.ctx.record.error(`get: no storage context for ${String(dataset.getElement('SOPClassUID'))} accepted`);
-      return Promise.resolve(null);
-    }
-    return new Promise((resolve) => {
-      let status: number | null = null;
-      request.on('response', (r: { getStatus(): number }) => { status = r.getStatus(); });
-      request.on('done', () => resolve(status));
-      request.setMessageId(self._getNextMessageId());
-      self.pending.push(request);
-      self._sendDimse({ context, command: request });
-    });
+    getRequest(this, request, callback);
   }
 
   override nCreateRequest(request: NCreateRequest, callback: (response: InstanceType<typeof NCreateResponse>) => void): void {
-    this.mpps('create', request, callback, NCreateResponse);
+    mppsRequest(this, 'create', request, callback, NCreateResponse);
   }
 
   override nSetRequest(request: NSetRequest, callback: (response: InstanceType<typeof NSetResponse>) => void): void {
-    this.mpps('set', request, callback, NSetResponse);
-  }
-
-  private mpps<R extends { setStatus(s: number): void; setErrorComment?(c: string): void }>(
-    op: 'create' | 'set', request: NCreateRequest | NSetRequest, callback: (response: R) => void,
-    Response: { fromRequest(request: never): R },
-  ): void {
-    const { record } = this.ctx;
-    const answer = (status: number, comment?: string) => {
-      const response = Response.fromRequest(request as never);
-      response.setStatus(status);
-      if (comment) response.setErrorComment?.(comment.slice(0, 64));
-      callback(response);
-    };
-    if (this.bucketId === null) { answer(Status.ProcessingFailure); return; }
-    record.services.add('mpps');
-    const uid = op === 'create' ? request.getAffectedSopInstanceUid() : request.getRequestedSopInstanceUid();
-    void this.ctx.track(this.ctx.svc.mpps(op, this.bucketId, this.callingAe, uid, request.getDataset()))
-      .then((r) => {
-        if (r.status !== 0) record.error(`mpps ${op} ${uid}: ${r.comment ?? r.status}`);
-        answer(r.status, r.comment);
-      }, (err: Error) => {
-        record.error(`mpps ${op}: ${err.message}`);
-        answer(Status.ProcessingFailure);
-      });
+    mppsRequest(this, 'set', request, callback, NSetResponse);
   }
 }

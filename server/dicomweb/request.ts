@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { keyAttribute, QUERY_DEFAULT_LIMIT, QUERY_MAX_LIMIT, type Level } from '../dicom/query';
+import { QUERY_DEFAULT_LIMIT, QUERY_MAX_LIMIT, type Level } from '../dicom/query';
+import { keyAttribute } from '../dicom/queryKeys';
 import { ApiError } from '../http/errors';
 import { acceptList, type MediaType } from './multipart';
 

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsultationDetail } from '../../contract/consultations';
 import * as t from '../../server/db/schema';
+import { expectCode } from '../support/expect';
 import { createAccount, createGroup } from '../support/accounts';
 import { consultationIn, createConsultation, detailOf, SOON, write } from '../support/consultations';
 import { insertExam, tokenOf } from '../support/reports';
@@ -16,11 +17,6 @@ import { startServer, type TestServer } from '../support/server';
 let s: TestServer;
 beforeAll(async () => { s = await startServer({ exams: 5 }); });
 afterAll(async () => { await s.close(); });
-
-const expectCode = (res: { status: number; body: { code?: string } }, status: number, code: string) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.code).toBe(code);
-};
 
 describe('update: the applicant side, while pending or scheduled', () => {
   it('lets rad2 (applicant side, consultation_update) edit; refuses the expert (403) and a discussed one (409)', async () => {

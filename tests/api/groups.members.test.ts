@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditTrail } from '../../server/audit/record';
 import * as t from '../../server/db/schema';
 import { createAccount, createGroup, joinGroup, unique } from '../support/accounts';
-import { startServer, type TestServer } from '../support/server';
+import { startWithLogins, type TestServer } from '../support/server';
 
 /**
  * A group's members (areas §6 "only admins see the full member list", §7 "Members: list, query, invite, create-account,
@@ -13,11 +13,7 @@ import { startServer, type TestServer } from '../support/server';
 let s: TestServer;
 let admin: string;
 let rad1: string;
-beforeAll(async () => {
-  s = await startServer({ exams: 5 });
-  admin = await s.login('admin');
-  rad1 = await s.login('rad1');
-});
+beforeAll(async () => { ({ s, tokens: [admin, rad1] } = await startWithLogins({ exams: 5 }, 'admin', 'rad1')); });
 afterAll(async () => { await s.close(); });
 
 const members = (groupId: number, token: string) => s.request('GET', `groups/${groupId}/members`, { token });

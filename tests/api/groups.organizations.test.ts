@@ -4,7 +4,7 @@ import { auditTrail } from '../../server/audit/record';
 import * as t from '../../server/db/schema';
 import { pickAssignee, pickRule } from '../../server/exams/assign';
 import { createAccount, createGroup, unique } from '../support/accounts';
-import { startServer, type TestServer } from '../support/server';
+import { startWithLogins, type TestServer } from '../support/server';
 import { CT_SERIES_STUDY, initUpload } from '../support/uploads';
 
 /**
@@ -15,11 +15,7 @@ import { CT_SERIES_STUDY, initUpload } from '../support/uploads';
 let s: TestServer;
 let admin: string;
 let rad1: string;
-beforeAll(async () => {
-  s = await startServer({ exams: 5 });
-  admin = await s.login('admin');
-  rad1 = await s.login('rad1');
-});
+beforeAll(async () => { ({ s, tokens: [admin, rad1] } = await startWithLogins({ exams: 5 }, 'admin', 'rad1')); });
 afterAll(async () => { await s.close(); });
 
 const code = (prefix = 'ORG') => unique(prefix).replace(/[^A-Za-z0-9]/g, '');

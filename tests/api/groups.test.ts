@@ -4,7 +4,7 @@ import { auditTrail } from '../../server/audit/record';
 import * as t from '../../server/db/schema';
 import { createAccount, createGroup, unique } from '../support/accounts';
 import { reportIn } from '../support/reports';
-import { startServer, type TestServer } from '../support/server';
+import { startWithLogins, type TestServer } from '../support/server';
 
 /**
  * Groups on the real server (areas §3 Group, §5, §6, §7 "Groups"): name availability, creating a group (the right to,
@@ -15,11 +15,7 @@ import { startServer, type TestServer } from '../support/server';
 let s: TestServer;
 let admin: string;
 let rad1: string;
-beforeAll(async () => {
-  s = await startServer({ exams: 5 });
-  admin = await s.login('admin');
-  rad1 = await s.login('rad1');
-});
+beforeAll(async () => { ({ s, tokens: [admin, rad1] } = await startWithLogins({ exams: 5 }, 'admin', 'rad1')); });
 afterAll(async () => { await s.close(); });
 
 /** An account allowed to create groups (given the right straight in the database), in no group. */

@@ -12,6 +12,7 @@ import { createCharge } from '../../server/payments/money/charges';
 import { ApiError } from '../../server/http/errors';
 import { paymentProvider } from '../../server/payments/providers/index';
 import type { PaymentProvider } from '../../server/payments/providers/provider';
+import { expectCode } from '../support/expect';
 import { applyFor, chargeTokenOf, depsOf, ledgerProof, payByCredit, payByQr, sandboxPay, waitForStatus } from '../support/money';
 import { insertExam, tokenOf } from '../support/reports';
 import { expertBucket } from '../support/requests';
@@ -27,10 +28,6 @@ let s: TestServer;
 beforeAll(async () => { s = await startServer({ exams: 5 }); });
 afterAll(async () => { await s.close(); });
 
-const expectCode = (res: { status: number; body: { code?: string } }, status: number, code: string) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.code).toBe(code);
-};
 const get = async (role: string, path: string) => s.request('GET', path, { token: await tokenOf(s, role) });
 const post = async (role: string, path: string, body?: unknown, headers?: Record<string, string>) => s.request('POST', path, { token: await tokenOf(s, role), body, headers });
 const balance = async () => (await get('chief', `credits/group-credit?groupId=${s.ids.groupId}`)).body.balanceFen as number;

@@ -5,6 +5,7 @@ import type { ReportOrderDetail } from '../../contract/payments';
 import { auditTrail } from '../../server/audit/record';
 import * as t from '../../server/db/schema';
 import { dispatchOrder, removeExpertWork } from '../../server/payments/requests/dispatch';
+import { expectCode } from '../support/expect';
 import { createAccount, createGroup } from '../support/accounts';
 import { payByCredit } from '../support/money';
 import { DIAGNOSIS, examRow, FINDING, reportIn, tokenOf } from '../support/reports';
@@ -26,10 +27,6 @@ beforeAll(async () => {
 });
 afterAll(async () => { await s.close(); });
 
-const expectCode = (res: { status: number; body: { code?: string } }, status: number, code: string) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.code).toBe(code);
-};
 const get = async (role: string, path: string) => s.request('GET', path, { token: await tokenOf(s, role) });
 const post = async (role: string, path: string, body?: unknown) => s.request('POST', path, { token: await tokenOf(s, role), body });
 const del = async (role: string, path: string) => s.request('DELETE', path, { token: await tokenOf(s, role) });

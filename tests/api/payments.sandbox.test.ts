@@ -5,6 +5,7 @@ import { PAYMENT_CODE_TTL_MS, type ChargeOrderView } from '../../contract/paymen
 import * as t from '../../server/db/schema';
 import { sandboxSecret } from '../../server/payments/providers/index';
 import { createSandboxProvider, type SandboxProvider } from '../../server/payments/providers/sandbox';
+import { expectCode } from '../support/expect';
 import { applyFor, sandboxPay, waitForStatus } from '../support/money';
 import { tokenOf } from '../support/reports';
 import { startServer, type TestServer } from '../support/server';
@@ -17,11 +18,6 @@ import { startServer, type TestServer } from '../support/server';
 let s: TestServer;
 beforeAll(async () => { s = await startServer({ exams: 5 }); });
 afterAll(async () => { await s.close(); });
-
-const expectCode = (res: { status: number; body: { code?: string } }, status: number, code: string) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.code).toBe(code);
-};
 
 /** A fresh application of rad1 with its QR (the sandbox trade). */
 async function code(): Promise<{ orderId: number; charge: ChargeOrderView; outTradeNo: string; sig: string }> {

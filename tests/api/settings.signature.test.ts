@@ -2,6 +2,7 @@ import { deflateSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../server/db/schema';
+import { pngChunk } from '../../server/http/png';
 import { accountRow, createAccount } from '../support/accounts';
 import { fetchLink, form, jpeg, pdf, png } from '../support/files';
 import { reportIn, tokenOf } from '../support/reports';
@@ -14,14 +15,6 @@ afterAll(async () => { await s.close(); });
 
 /** An RGBA PNG of w×h, transparent, with `ink(x, y)` pixels drawn black; rows use filter `filter` (0–4). */
 function rgbaPng(w: number, h: number, ink: (x: number, y: number) => boolean, filter = 0, background = [0, 0, 0, 0]): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => { let c = n; for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1; return c >>> 0; });
-  const crc = (buf: Buffer) => { let c = 0xffffffff; for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8); return (c ^ 0xffffffff) >>> 0; };
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4); len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const sum = Buffer.alloc(4); sum.writeUInt32BE(crc(body));
-    return Buffer.concat([len, body, sum]);
-  };
   const ihdr = Buffer.alloc(13); ihdr.writeUInt32BE(w, 0); ihdr.writeUInt32BE(h, 4); ihdr[8] = 8; ihdr[9] = 6;
   const stride = w * 4;
   const pixels = Buffer.alloc(stride * h);
@@ -41,7 +34,7 @@ function rgbaPng(w: number, h: number, ink: (x: number, y: number) => boolean, f
       raw[y * (stride + 1) + 1 + i] = (cur - predictor) & 0xff;
     }
   }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(raw)), pngChunk('IEND', Buffer.alloc(0))]);
 }
 /** A stroke: a thick diagonal line across the pad. */
 const stroke = (x: number, y: number) => Math.abs(y - Math.round(x / 3)) < 3 && x > 10 && x < 290;

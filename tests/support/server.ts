@@ -108,3 +108,16 @@ export async function startServer(opts: { exams?: number; tokenTtlSeconds?: numb
     },
   };
 }
+
+/**
+ * A file's server and the accounts it signs in as, one after the other:
+ * `beforeAll(async () => { ({ s, tokens: [admin, rad1] } = await startWithLogins({ exams: 5 }, 'admin', 'rad1')); });`
+ */
+export async function startWithLogins<const U extends readonly string[]>(
+  opts: Parameters<typeof startServer>[0], ...usernames: U
+): Promise<{ s: TestServer; tokens: { [K in keyof U]: string } }> {
+  const s = await startServer(opts);
+  const tokens: string[] = [];
+  for (const username of usernames) tokens.push(await s.login(username));
+  return { s, tokens: tokens as { [K in keyof U]: string } };
+}

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps';
-import { chargeRoutes } from './charges';
+import { chargeRoutes } from './chargeRoutes';
 import { creditRoutes } from './credits';
 import { planRoutes } from './plans';
 import { startReconciler } from './reconcile';

@@ -1,4 +1,4 @@
-import { deflateSync } from 'node:zlib';
+import { encodePng } from '../../../server/http/png';
 import { createAccount } from '../../support/accounts';
 import { form } from '../../support/files';
 import { signedIn, statuses, type MatrixRow } from './types';
@@ -7,18 +7,9 @@ import { signedIn, statuses, type MatrixRow } from './types';
 
 /** An RGBA PNG w×h, transparent, with `ink(x, y)` pixels black (filter 0 rows): a signature the server accepts. */
 export function signaturePng(w = 300, h = 100, ink = (x: number, y: number) => Math.abs(y - Math.round(x / 3)) < 3 && x > 10 && x < 290): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => { let c = n; for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1; return c >>> 0; });
-  const crc = (buf: Buffer) => { let c = 0xffffffff; for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8); return (c ^ 0xffffffff) >>> 0; };
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4); len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const sum = Buffer.alloc(4); sum.writeUInt32BE(crc(body));
-    return Buffer.concat([len, body, sum]);
-  };
-  const ihdr = Buffer.alloc(13); ihdr.writeUInt32BE(w, 0); ihdr.writeUInt32BE(h, 4); ihdr[8] = 8; ihdr[9] = 6;
-  const raw = Buffer.alloc((w * 4 + 1) * h);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (ink(x, y)) raw[y * (w * 4 + 1) + 1 + x * 4 + 3] = 255;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  const pixels = Buffer.alloc(w * 4 * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (ink(x, y)) pixels[y * w * 4 + x * 4 + 3] = 255;
+  return encodePng(w, h, 4, pixels);
 }
 
 let serial = 0;

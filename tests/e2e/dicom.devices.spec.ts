@@ -30,7 +30,9 @@ async function openDevices(page: Page, language: 'en' | 'chs') {
   await signIn(page, 'admin');
   await page.goto(ORG_PAGE);
   await expect(page.getByTestId('admin-title')).toBeVisible();
-  // Esc hands the keys back to the page (its first field has the focus); 4: the procedures and devices tab.
+  // Esc hands the keys back to the page (its first field has the focus once the members are drawn); 4: the
+  // procedures and devices tab.
+  await expect(page.locator('[data-main-control]').first()).toBeFocused();
   await page.keyboard.press('Escape');
   await page.keyboard.press('4');
   await expect(page).toHaveURL(/\/organizations\/1\/procedures$/);

@@ -95,7 +95,8 @@ test('rad1 writes a report from a template by keyboard, saves and submits; chief
   // Ctrl+P there records the print (POST print), then opens the browser's print dialog.
   await chief.keyboard.press('Control+p');
   await expect(chief.locator('[data-status="printed"]')).toBeVisible();
-  expect(await chief.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
+  // The dialog opens once the sheet's images are decoded, a moment after the status shows.
+  await expect.poll(() => chief.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
   expect((await reportAs('chief', reportId)).status).toBe('printed');
 
   // The PDF the print dialog would save renders the Chinese text with an embedded CJK font.

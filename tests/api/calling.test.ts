@@ -64,6 +64,28 @@ describe('numbers', () => {
     expect(c.queueNo).toBe('N003');
     expect(c.status).toBe('waiting');
   });
+  it('gives ten check-ins into one queue at once ten numbers without a gap, each with its audit event', async () => {
+    const type = await newQueue('K');
+    const entries = await Promise.all(Array.from({ length: 10 }, (_, i) => checkIn(type, `同时${i}`)));
+    expect(entries.map((e) => e.queueNo).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `K${String(i + 1).padStart(3, '0')}`));
+    expect(entries.every((e) => e.position === Number(e.queueNo.slice(1)) && e.status === 'waiting')).toBe(true);
+    const [event] = await s.db.db.select().from(t.auditEvents)
+      .where(and(eq(t.auditEvents.objectType, 'queue-entry'), eq(t.auditEvents.objectId, String(entries[0]!.id)), eq(t.auditEvents.action, 'check-in')));
+    expect(event?.after).toEqual({ queueNo: entries[0]!.queueNo, examId: entries[0]!.examId, queueTypeId: type.id });
+  });
+  it('refuses a number past the day\'s last (400) and rolls the counter back', async () => {
+    const type = await newQueue('L');
+    const first = await checkIn(type);
+    await s.db.db.update(t.queueCounters).set({ lastSeq: 999 }).where(eq(t.queueCounters.queueTypeId, type.id));
+    const examId = await insertExam(s, { bucketId: hospital });
+    const res = await s.request('POST', 'queue-exams/check-in', { token: registrar, body: { examId, queueTypeId: type.id } });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('ParamsError');
+    const [counter] = await s.db.db.select().from(t.queueCounters).where(and(eq(t.queueCounters.queueTypeId, type.id), eq(t.queueCounters.day, first.day)));
+    expect(counter?.lastSeq).toBe(999);
+    const [{ n }] = await s.db.db.select({ n: count() }).from(t.queueEntries).where(eq(t.queueEntries.queueTypeId, type.id)) as [{ n: number }];
+    expect(n).toBe(1);
+  });
   it('takes one exam into one queue a day, and only exams of the organisation', async () => {
     const entry = await checkIn(queue);
     const again = await s.request('POST', 'queue-exams/check-in', { token: registrar, body: { examId: entry.examId, queueTypeId: queue.id } });

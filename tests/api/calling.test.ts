@@ -1,6 +1,6 @@
 import { and, count, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { QueueBoard, QueueEntry, QueueType } from '../../contract/calling';
+import { BOARD_WINDOW, type QueueBoard, type QueueEntry, type QueueType } from '../../contract/calling';
 import { enqueueArrived, leaveQueue } from '../../server/calling/checkIn';
 import * as t from '../../server/db/schema';
 import { createAccount } from '../support/accounts';
@@ -93,6 +93,34 @@ describe('numbers', () => {
     const other = await insertExam(s, { bucketId: s.ids.expertCentreId });
     const res = await s.request('POST', 'queue-exams/check-in', { token: registrar, body: { examId: other, queueTypeId: queue.id } });
     expect(res.status).toBe(404);
+  });
+});
+
+describe('the board', () => {
+  it('sends a window of each queue\'s waiting patients in order, and the whole counts', async () => {
+    const type = await newQueue('W');
+    const first = await checkIn(type);
+    const day = first.day;
+    // The rest of a long day in SQL (BOARD_WINDOW + 5 more waiting), then one served and one passed through the API.
+    const examIds = await Promise.all(Array.from({ length: BOARD_WINDOW + 5 }, () => insertExam(s, { bucketId: hospital })));
+    await s.db.db.insert(t.queueEntries).values(examIds.map((examId, i) => ({
+      bucketId: hospital, queueTypeId: type.id, examId, day, seq: i + 2, queueNo: `W${String(i + 2).padStart(3, '0')}`, status: 'waiting', position: i + 2, checkInTime: s.clock.now(),
+    })));
+    await s.db.db.update(t.queueCounters).set({ lastSeq: BOARD_WINDOW + 6 }).where(eq(t.queueCounters.queueTypeId, type.id));
+    const called = (await s.request('POST', `queue-types/${type.id}/call-next`, { token: registrar, body: {} })).body as QueueEntry;
+    expect(called.id).toBe(first.id);
+    const second = (await s.request('POST', `queue-types/${type.id}/call-next`, { token: registrar, body: {} })).body as QueueEntry;
+    expect((await action(second, { action: 'pass' })).status).toBe(200);
+    const board = (await s.request('GET', `buckets/${hospital}/queue-exams`, { token: registrar })).body as QueueBoard;
+    const mine = board.entries.filter((e) => e.queueTypeId === type.id);
+    const waiting = mine.filter((e) => e.status === 'waiting');
+    expect(waiting).toHaveLength(BOARD_WINDOW);
+    expect(waiting[0]!.queueNo).toBe('W003');
+    expect(waiting.map((e) => e.position)).toEqual([...waiting.map((e) => e.position)].sort((a, b) => a - b));
+    expect(mine.filter((e) => e.status === 'passed').map((e) => e.id)).toEqual([second.id]);
+    expect(mine.filter((e) => e.status === 'served')).toEqual([]);
+    expect(board.counts.find((c) => c.queueTypeId === type.id)).toEqual({ queueTypeId: type.id, waiting: BOARD_WINDOW + 4, passed: 1, served: 1 });
+    expect(board.counts.map((c) => c.queueTypeId)).toEqual(board.queueTypes.map((q) => q.id));
   });
 });
 

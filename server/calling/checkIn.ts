@@ -22,7 +22,6 @@ import { entryById, today } from './present';
 type ExamRow = typeof exams.$inferSelect;
 type TypeRow = typeof queueTypes.$inferSelect;
 const CHECKED_IN = ['Arrived', 'Performed'];
-const pad3 = (n: number) => String(n).padStart(3, '0');
 
 const isUniqueViolation = (err: unknown): boolean => {
   const e = err as { code?: string; cause?: { code?: string } };

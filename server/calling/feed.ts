@@ -36,26 +36,35 @@ interface Bucket {
   unsubscribe: () => void;
   /** How many reads have started. */
   started: number;
-  running: boolean;
+  /** Idle, a read waiting for the next turn of the event loop, or a read under way. */
+  phase: 'idle' | 'scheduled' | 'running';
+  /** A change (or a screen) arrived during the read under way: one more read after it. */
   pending: boolean;
   previous: ScreenState | null;
 }
 
-export function createScreenFeed(db: Db, hub: CallingHub, readState: (bucketId: number) => Promise<ScreenState>) {
+/** The organisation's live screen token hashes: one read for all its screens. */
+export async function liveTokenHashes(db: Db, bucketId: number): Promise<Set<string>> {
+  return new Set((await db.select({ hash: screenTokens.tokenHash }).from(screenTokens)
+    .where(and(eq(screenTokens.bucketId, bucketId), isNull(screenTokens.revokedAt)))).map((r) => r.hash));
+}
+
+export function createScreenFeed(hub: Pick<CallingHub, 'subscribe'>, readState: (bucketId: number) => Promise<ScreenState>,
+  liveHashes: (bucketId: number) => Promise<ReadonlySet<string>>) {
   const buckets = new Map<number, Bucket>();
 
-  const liveHashes = async (bucketId: number) => new Set((await db.select({ hash: screenTokens.tokenHash }).from(screenTokens)
-    .where(and(eq(screenTokens.bucketId, bucketId), isNull(screenTokens.revokedAt)))).map((r) => r.hash));
-
   const run = (bucketId: number, b: Bucket) => {
-    if (b.running) {
+    // Already waiting for its turn: it will read this change too.
+    if (b.phase === 'scheduled') return;
+    if (b.phase === 'running') {
       b.pending = true;
       return;
     }
-    b.running = true;
+    b.phase = 'scheduled';
     b.pending = false;
     // A turn of the event loop first: a burst of changes becomes one read.
     setImmediate(() => {
+      b.phase = 'running';
       const generation = ++b.started;
       void (async () => {
         try {
@@ -66,7 +75,7 @@ export function createScreenFeed(db: Db, hub: CallingHub, readState: (bucketId: 
         } catch {
           // A failed read sends nothing: the screens keep their state and catch up on the next change.
         } finally {
-          b.running = false;
+          b.phase = 'idle';
           if (b.pending && buckets.get(bucketId) === b) run(bucketId, b);
         }
       })();
@@ -78,14 +87,14 @@ export function createScreenFeed(db: Db, hub: CallingHub, readState: (bucketId: 
     join(bucketId: number, listener: ScreenListener): () => void {
       let b = buckets.get(bucketId);
       if (!b) {
-        const created: Bucket = { listeners: new Map(), unsubscribe: () => undefined, started: 0, running: false, pending: false, previous: null };
+        const created: Bucket = { listeners: new Map(), unsubscribe: () => undefined, started: 0, phase: 'idle', pending: false, previous: null };
         created.unsubscribe = hub.subscribe(bucketId, () => run(bucketId, created));
         buckets.set(bucketId, created);
         b = created;
       }
       b.listeners.set(listener, b.started);
       // A read already under way may have read before this screen's first state: one more after it.
-      if (b.running) b.pending = true;
+      if (b.phase === 'running') b.pending = true;
       const bucket = b;
       return () => {
         bucket.listeners.delete(listener);

@@ -7,7 +7,7 @@ import { parse } from '../http/validate';
 import { callingDesk, settingsOf } from './access';
 import type { CallingHub } from './hub';
 import { screenState } from './present';
-import { createScreenFeed } from './feed';
+import { createScreenFeed, liveTokenHashes } from './feed';
 import { screenTokenBucket, tokenHash } from './screenTokens';
 import { speak } from './tts';
 import { idValue } from '../../contract/common';
@@ -67,7 +67,7 @@ export function screenRoutes(app: FastifyInstance, deps: Deps, hub: CallingHub) 
     if (!state) throw new ApiError('NotFound');
     return state;
   };
-  const feed = createScreenFeed(db, hub, stateOf);
+  const feed = createScreenFeed(hub, stateOf, (bucketId) => liveTokenHashes(db, bucketId));
 
   async function state(req: FastifyRequest) {
     const { id } = parse(bucketParam, req.params);

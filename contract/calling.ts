@@ -141,7 +141,7 @@ export interface QueueEntry {
  * The operator board's window per queue (issue 37): the first waiting patients in order and the first missed ones;
  * the whole lists' lengths come as counts, so the board's cost does not grow with the day.
  */
-export const BOARD_WINDOW = 100;
+export const BOARD_WINDOW = 50;
 
 /** Per queue today: how many wait, how many missed their call, how many were served. */
 export interface QueueCounts {

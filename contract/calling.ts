@@ -137,12 +137,29 @@ export interface QueueEntry {
   mpps: MppsProgress | null;
 }
 
+/**
+ * The operator board's window per queue (issue 37): the first waiting patients in order and the first missed ones;
+ * the whole lists' lengths come as counts, so the board's cost does not grow with the day.
+ */
+export const BOARD_WINDOW = 50;
+
+/** Per queue today: how many wait, how many missed their call, how many were served. */
+export interface QueueCounts {
+  queueTypeId: number;
+  waiting: number;
+  passed: number;
+  served: number;
+}
+
 /** GET buckets/{id}/queue-exams: today's queues of an organisation for the operator screen. */
 export interface QueueBoard {
   privacy: boolean;
   language: Language;
   queueTypes: QueueType[];
+  /** Per queue: the called patient, the first BOARD_WINDOW waiting in order, the first BOARD_WINDOW missed. */
   entries: QueueEntry[];
+  /** Every queue's whole counts (the entries are a window). */
+  counts: QueueCounts[];
 }
 
 export interface CheckInCandidate {

@@ -6,7 +6,7 @@ import { applyEvent } from '../../machines/callQueue';
 import type { Access } from '../access/access';
 import { recordAudit } from '../audit/record';
 import type { Db } from '../db/client';
-import { buckets, exams, groups, queueCounters, queueEntries, queueTypes } from '../db/schema';
+import { buckets, exams, groups, queueEntries, queueTypes } from '../db/schema';
 import type { Deps } from '../deps';
 import { ApiError } from '../http/errors';
 import { callingDesk } from './access';
@@ -22,7 +22,6 @@ import { entryById, today } from './present';
 type ExamRow = typeof exams.$inferSelect;
 type TypeRow = typeof queueTypes.$inferSelect;
 const CHECKED_IN = ['Arrived', 'Performed'];
-const pad3 = (n: number) => String(n).padStart(3, '0');
 
 const isUniqueViolation = (err: unknown): boolean => {
   const e = err as { code?: string; cause?: { code?: string } };
@@ -35,26 +34,44 @@ function assertQueueable(exam: ExamRow): void {
   }
 }
 
-/** The entry's row, in the caller's transaction; the caller has checked the exam and the right. */
-async function insertEntry(tx: Db, type: TypeRow, exam: ExamRow, day: string, now: Date, actorId: number | null): Promise<number> {
+/** The exam's entry of `day`, if it has one. */
+async function entryOfDay(tx: Db, examId: number, day: string) {
+  const [row] = await tx.select({ id: queueEntries.id, queueNo: queueEntries.queueNo }).from(queueEntries)
+    .where(and(eq(queueEntries.examId, examId), eq(queueEntries.day, day)));
+  return row ?? null;
+}
+
+/**
+ * The queue's next number, the entry and its audit event in one statement, the last of the caller's transaction but
+ * its commit (issue 37): the counter row is the lock that makes two check-ins into one queue take numbers one after
+ * the other (unique and gapless: a transaction that fails rolls its number back), so it is held only from this
+ * statement to the commit, not across the caller's other statements. A queue past its numbers of the day inserts
+ * nothing, and the caller's transaction is rolled back by the error.
+ */
+async function takeNumber(tx: Db, type: TypeRow, exam: ExamRow, day: string, now: Date, actorId: number | null): Promise<number> {
   if (!applyEvent({ status: 'absent', calls: 0 }, { type: 'check-in' })) throw new Error('the machine refuses a check-in');
-  const [already] = await tx.select({ id: queueEntries.id, queueNo: queueEntries.queueNo }).from(queueEntries)
-    .where(and(eq(queueEntries.examId, exam.id), eq(queueEntries.day, day)));
-  if (already) throw new ApiError('InvalidTransition', 'This exam is in a queue today already', { entryId: already.id, queueNo: already.queueNo });
-  // The counter row is the lock: two check-ins into one queue at once take numbers one after the other.
-  const [counter] = await tx.insert(queueCounters).values({ queueTypeId: type.id, day, lastSeq: 1 })
-    .onConflictDoUpdate({ target: [queueCounters.queueTypeId, queueCounters.day], set: { lastSeq: sql`${queueCounters.lastSeq} + 1` } })
-    .returning({ seq: queueCounters.lastSeq });
-  const seq = counter!.seq;
-  if (seq > QUEUE_MAX_PER_DAY) throw new ApiError('ParamsError', `This queue has issued all its ${QUEUE_MAX_PER_DAY} numbers for today`, { max: QUEUE_MAX_PER_DAY });
-  const [entry] = await tx.insert(queueEntries).values({
-    bucketId: type.bucketId, queueTypeId: type.id, examId: exam.id, day, seq, queueNo: `${type.prefix}${pad3(seq)}`, status: 'waiting', position: seq, checkInTime: now,
-  }).returning();
-  await recordAudit(tx, {
-    at: now, actorId, bucketId: type.bucketId, area: 'calling', action: 'check-in', objectType: 'queue-entry', objectId: entry!.id,
-    after: { queueNo: entry!.queueNo, examId: exam.id, queueTypeId: type.id },
-  });
-  return entry!.id;
+  const at = now.toISOString();
+  const result = await tx.execute(sql`
+    with c as (
+      insert into queue_counters (queue_type_id, day, last_seq) values (${type.id}::int, ${day}::text, 1)
+      on conflict (queue_type_id, day) do update set last_seq = queue_counters.last_seq + 1
+      returning last_seq
+    ), e as (
+      insert into queue_entries (bucket_id, queue_type_id, exam_id, day, seq, queue_no, status, position, check_in_time)
+      select ${type.bucketId}::int, ${type.id}::int, ${exam.id}::int, ${day}::text, c.last_seq, ${type.prefix}::text || lpad(c.last_seq::text, 3, '0'), 'waiting', c.last_seq, ${at}::timestamptz
+      from c where c.last_seq <= ${QUEUE_MAX_PER_DAY}::int
+      returning id, queue_no
+    ), a as (
+      insert into audit_events (at, actor_id, bucket_id, area, action, object_type, object_id, after)
+      select ${at}::timestamptz, ${actorId}::int, ${type.bucketId}::int, 'calling', 'check-in', 'queue-entry', e.id::text,
+        jsonb_build_object('queueNo', e.queue_no, 'examId', ${exam.id}::int, 'queueTypeId', ${type.id}::int)
+      from e
+    )
+    select c.last_seq as seq, e.id from c left join e on true`);
+  // node-postgres and PGlite both answer { rows }.
+  const [row] = (result as unknown as { rows: { seq: number; id: number | null }[] }).rows;
+  if (!row || row.id === null) throw new ApiError('ParamsError', `This queue has issued all its ${QUEUE_MAX_PER_DAY} numbers for today`, { max: QUEUE_MAX_PER_DAY });
+  return Number(row.id);
 }
 
 /** POST queue-exams/check-in. */
@@ -68,7 +85,12 @@ export async function checkIn(deps: Deps, hub: CallingHub, access: Access, input
   const now = deps.clock.now();
   let id: number;
   try {
-    id = await deps.db.transaction((tx) => insertEntry(tx, type, exam, today(now, desk.timeZone), now, access.accountId));
+    const day = today(now, desk.timeZone);
+    id = await deps.db.transaction(async (tx) => {
+      const already = await entryOfDay(tx, exam.id, day);
+      if (already) throw new ApiError('InvalidTransition', 'This exam is in a queue today already', { entryId: already.id, queueNo: already.queueNo });
+      return takeNumber(tx, type, exam, day, now, access.accountId);
+    });
   } catch (err) {
     // Two check-ins of one exam at once: the unique (exam, day) index lets one through.
     if (isUniqueViolation(err)) throw new ApiError('InvalidTransition', 'This exam is in a queue today already');
@@ -97,11 +119,10 @@ export async function enqueueArrived(tx: Db, exam: { id: number }, opts: { now?:
   if (!type) return null;
   const now = opts.now ?? new Date();
   const day = today(now, row.timeZone);
-  const [already] = await tx.select({ id: queueEntries.id }).from(queueEntries).where(and(eq(queueEntries.examId, row.exam.id), eq(queueEntries.day, day)));
-  if (already) return null;
-  const id = await insertEntry(tx, type, row.exam, day, now, opts.actorId ?? null);
+  if (await entryOfDay(tx, row.exam.id, day)) return null;
+  // The notice first (delivered at the commit either way): the number is the transaction's last statement.
   await notifyInTransaction(tx, type.bucketId);
-  return id;
+  return takeNumber(tx, type, row.exam, day, now, opts.actorId ?? null);
 }
 
 /**

@@ -7,7 +7,8 @@ import { parse } from '../http/validate';
 import { callingDesk, settingsOf } from './access';
 import type { CallingHub } from './hub';
 import { screenState } from './present';
-import { screenTokenBucket } from './screenTokens';
+import { createScreenFeed, liveTokenHashes } from './feed';
+import { screenTokenBucket, tokenHash } from './screenTokens';
 import { speak } from './tts';
 import { idValue } from '../../contract/common';
 import { DRAINING } from '../http/drain';
@@ -66,6 +67,7 @@ export function screenRoutes(app: FastifyInstance, deps: Deps, hub: CallingHub) 
     if (!state) throw new ApiError('NotFound');
     return state;
   };
+  const feed = createScreenFeed(hub, stateOf, (bucketId) => liveTokenHashes(db, bucketId));
 
   async function state(req: FastifyRequest) {
     const { id } = parse(bucketParam, req.params);
@@ -90,7 +92,8 @@ export function screenRoutes(app: FastifyInstance, deps: Deps, hub: CallingHub) 
     const raw = reply.raw;
     raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     let serial = 0;
-    const send = (event: ScreenEventName, data: unknown) => raw.write(`id: ${Date.now()}-${serial++}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const sendJson = (event: ScreenEventName, json: string) => raw.write(`id: ${Date.now()}-${serial++}\nevent: ${event}\ndata: ${json}\n\n`);
+    const send = (event: ScreenEventName, data: unknown) => sendJson(event, JSON.stringify(data));
     // On connect and on every reconnect (Last-Event-ID or not) the whole state: the screen is current at once, and
     // nothing is announced again.
     raw.write('retry: 3000\n\n');
@@ -100,36 +103,27 @@ export function screenRoutes(app: FastifyInstance, deps: Deps, hub: CallingHub) 
       raw.end();
       return;
     }
-    let pending = false;
     let open = true;
     const close = () => {
       if (!open) return;
       open = false;
       openStreams.delete(close);
       clearInterval(beat);
-      unsubscribe();
+      leave();
       raw.end();
     };
-    const refresh = async () => {
-      // A token revoked while the screen is connected ends its stream (EventSource then finds 401 and stops).
-      if (token && (await screenTokenBucket(db, token)) !== id) return close();
-      const next = await stateOf(id);
+    const hash = token ? tokenHash(token) : null;
+    // The organisation's state is read once per change for all its screens (feed.ts); this screen only checks its
+    // token, and the calls since its last state (worked out once for the screens that had the same one).
+    const leave = feed.join(id, (result) => {
       if (!open) return;
-      const calls = callsBetween(last, next);
-      last = next;
-      send('state', next);
+      // A token revoked while the screen is connected ends its stream (EventSource then finds 401 and stops).
+      if (hash && !result.liveHashes.has(hash)) return close();
+      const calls = result.previous !== null && result.previous === last
+        ? (result.callsSincePrevious ??= callsBetween(last, result.state)) : callsBetween(last, result.state);
+      last = result.state;
+      sendJson('state', result.json);
       for (const call of calls) send('call', call);
-    };
-    // One refresh at a time, in order: two reads racing could send an older state after a newer one and announce a
-    // call twice or not at all. Changes that arrive while one runs are sent together by the next.
-    let queue: Promise<void> = Promise.resolve();
-    const unsubscribe = hub.subscribe(id, () => {
-      if (pending) return;
-      pending = true;
-      queue = queue.then(() => new Promise<void>((done) => setImmediate(done))).then(() => {
-        pending = false;
-        return refresh();
-      }).catch(() => undefined);
     });
     const beat = setInterval(() => raw.write(': ping\n\n'), SCREEN_HEARTBEAT_MS);
     openStreams.add(close);

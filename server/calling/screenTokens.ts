@@ -5,11 +5,11 @@ import type { Db } from '../db/client';
 import { screenTokens } from '../db/schema';
 
 /** Waiting-room screens sign in with a long-lived token of one organisation, stored as its SHA-256 and revocable. */
-const hash = (token: string) => createHash('sha256').update(token).digest('hex');
+export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export async function issueToken(db: Db, bucketId: number, name: string, createdBy: number, now: Date): Promise<ScreenToken> {
   const token = `scr_${randomBytes(24).toString('base64url')}`;
-  const [row] = await db.insert(screenTokens).values({ bucketId, name, tokenHash: hash(token), createdBy, created: now }).returning();
+  const [row] = await db.insert(screenTokens).values({ bucketId, name, tokenHash: tokenHash(token), createdBy, created: now }).returning();
   return { id: row!.id, name, created: row!.created.toISOString(), revoked: false, token };
 }
 
@@ -28,7 +28,7 @@ export async function revokeToken(db: Db, bucketId: number, id: number, now: Dat
 export async function screenTokenValid(db: Db, bucketId: number, token: string): Promise<boolean> {
   if (!token.startsWith('scr_') || token.length > 128) return false;
   const [row] = await db.select({ id: screenTokens.id }).from(screenTokens)
-    .where(and(eq(screenTokens.tokenHash, hash(token)), eq(screenTokens.bucketId, bucketId), isNull(screenTokens.revokedAt)));
+    .where(and(eq(screenTokens.tokenHash, tokenHash(token)), eq(screenTokens.bucketId, bucketId), isNull(screenTokens.revokedAt)));
   return row !== undefined;
 }
 
@@ -36,7 +36,7 @@ export async function screenTokenValid(db: Db, bucketId: number, token: string):
 export async function screenTokenBucket(db: Db, token: string): Promise<number | null> {
   if (!token.startsWith('scr_') || token.length > 128) return null;
   const [row] = await db.select({ bucketId: screenTokens.bucketId }).from(screenTokens)
-    .where(and(eq(screenTokens.tokenHash, hash(token)), isNull(screenTokens.revokedAt)));
+    .where(and(eq(screenTokens.tokenHash, tokenHash(token)), isNull(screenTokens.revokedAt)));
   return row?.bucketId ?? null;
 }
 

@@ -39,9 +39,11 @@ async function onLine(deps: Deps, access: Access, examId: number, version: numbe
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     await lockRegistration(tx, found.registrationId!, version);
+    // The version first (the row is locked already): a check-in's queue number is then the transaction's last
+    // statement, and the queue's counter lock is held only to the commit (server/calling/checkIn.ts, issue 37).
+    await bumpVersion(tx, found.registrationId!);
     const exam = await lineOf(tx, examId);
     await run({ tx, exam, desk, now });
-    await bumpVersion(tx, found.registrationId!);
   });
   return loadRegistration(deps.db, found.registrationId!, desk.rights);
 }

@@ -1,6 +1,6 @@
 import { and, count, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { QueueBoard, QueueEntry, QueueType } from '../../contract/calling';
+import { BOARD_WINDOW, type QueueBoard, type QueueEntry, type QueueType } from '../../contract/calling';
 import { enqueueArrived, leaveQueue } from '../../server/calling/checkIn';
 import * as t from '../../server/db/schema';
 import { createAccount } from '../support/accounts';
@@ -64,6 +64,28 @@ describe('numbers', () => {
     expect(c.queueNo).toBe('N003');
     expect(c.status).toBe('waiting');
   });
+  it('gives ten check-ins into one queue at once ten numbers without a gap, each with its audit event', async () => {
+    const type = await newQueue('K');
+    const entries = await Promise.all(Array.from({ length: 10 }, (_, i) => checkIn(type, `同时${i}`)));
+    expect(entries.map((e) => e.queueNo).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `K${String(i + 1).padStart(3, '0')}`));
+    expect(entries.every((e) => e.position === Number(e.queueNo.slice(1)) && e.status === 'waiting')).toBe(true);
+    const [event] = await s.db.db.select().from(t.auditEvents)
+      .where(and(eq(t.auditEvents.objectType, 'queue-entry'), eq(t.auditEvents.objectId, String(entries[0]!.id)), eq(t.auditEvents.action, 'check-in')));
+    expect(event?.after).toEqual({ queueNo: entries[0]!.queueNo, examId: entries[0]!.examId, queueTypeId: type.id });
+  });
+  it('refuses a number past the day\'s last (400) and rolls the counter back', async () => {
+    const type = await newQueue('L');
+    const first = await checkIn(type);
+    await s.db.db.update(t.queueCounters).set({ lastSeq: 999 }).where(eq(t.queueCounters.queueTypeId, type.id));
+    const examId = await insertExam(s, { bucketId: hospital });
+    const res = await s.request('POST', 'queue-exams/check-in', { token: registrar, body: { examId, queueTypeId: type.id } });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('ParamsError');
+    const [counter] = await s.db.db.select().from(t.queueCounters).where(and(eq(t.queueCounters.queueTypeId, type.id), eq(t.queueCounters.day, first.day)));
+    expect(counter?.lastSeq).toBe(999);
+    const [{ n }] = await s.db.db.select({ n: count() }).from(t.queueEntries).where(eq(t.queueEntries.queueTypeId, type.id)) as [{ n: number }];
+    expect(n).toBe(1);
+  });
   it('takes one exam into one queue a day, and only exams of the organisation', async () => {
     const entry = await checkIn(queue);
     const again = await s.request('POST', 'queue-exams/check-in', { token: registrar, body: { examId: entry.examId, queueTypeId: queue.id } });
@@ -71,6 +93,34 @@ describe('numbers', () => {
     const other = await insertExam(s, { bucketId: s.ids.expertCentreId });
     const res = await s.request('POST', 'queue-exams/check-in', { token: registrar, body: { examId: other, queueTypeId: queue.id } });
     expect(res.status).toBe(404);
+  });
+});
+
+describe('the board', () => {
+  it('sends a window of each queue\'s waiting patients in order, and the whole counts', async () => {
+    const type = await newQueue('W');
+    const first = await checkIn(type);
+    const day = first.day;
+    // The rest of a long day in SQL (BOARD_WINDOW + 5 more waiting), then one served and one passed through the API.
+    const examIds = await Promise.all(Array.from({ length: BOARD_WINDOW + 5 }, () => insertExam(s, { bucketId: hospital })));
+    await s.db.db.insert(t.queueEntries).values(examIds.map((examId, i) => ({
+      bucketId: hospital, queueTypeId: type.id, examId, day, seq: i + 2, queueNo: `W${String(i + 2).padStart(3, '0')}`, status: 'waiting', position: i + 2, checkInTime: s.clock.now(),
+    })));
+    await s.db.db.update(t.queueCounters).set({ lastSeq: BOARD_WINDOW + 6 }).where(eq(t.queueCounters.queueTypeId, type.id));
+    const called = (await s.request('POST', `queue-types/${type.id}/call-next`, { token: registrar, body: {} })).body as QueueEntry;
+    expect(called.id).toBe(first.id);
+    const second = (await s.request('POST', `queue-types/${type.id}/call-next`, { token: registrar, body: {} })).body as QueueEntry;
+    expect((await action(second, { action: 'pass' })).status).toBe(200);
+    const board = (await s.request('GET', `buckets/${hospital}/queue-exams`, { token: registrar })).body as QueueBoard;
+    const mine = board.entries.filter((e) => e.queueTypeId === type.id);
+    const waiting = mine.filter((e) => e.status === 'waiting');
+    expect(waiting).toHaveLength(BOARD_WINDOW);
+    expect(waiting[0]!.queueNo).toBe('W003');
+    expect(waiting.map((e) => e.position)).toEqual([...waiting.map((e) => e.position)].sort((a, b) => a - b));
+    expect(mine.filter((e) => e.status === 'passed').map((e) => e.id)).toEqual([second.id]);
+    expect(mine.filter((e) => e.status === 'served')).toEqual([]);
+    expect(board.counts.find((c) => c.queueTypeId === type.id)).toEqual({ queueTypeId: type.id, waiting: BOARD_WINDOW + 4, passed: 1, served: 1 });
+    expect(board.counts.map((c) => c.queueTypeId)).toEqual(board.queueTypes.map((q) => q.id));
   });
 });
 

@@ -119,7 +119,7 @@ export async function startCluster(o: { processes: number; exams?: number; tag?:
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
       cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'],
       env: {
-        ...process.env, PORT: String(port), HOST: '127.0.0.1', DICOM_PORT: '0', DATA_DIR: dataDir, CLIENT_DIR: '/nonexistent',
+        ...process.env, PORT: String(port), HOST: '127.0.0.1', DICOM_PORT: '0', HL7_PORT: '0', DATA_DIR: dataDir, CLIENT_DIR: '/nonexistent',
         SCRYPT_COST: '1024', LOG: '0', SEED_DEMO: '0', DATABASE_URL: db.url, TOKEN_SECRET: tokenSecret, TRUST_PROXY: '127.0.0.1',
         PAYMENT_FAULT: '', ...s3.env,
       },

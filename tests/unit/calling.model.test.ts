@@ -11,6 +11,7 @@ const queue: DeskQueue = {
   current: entry(1, 'called', 'A001'),
   waiting: [entry(2, 'waiting', 'A002', '李*'), entry(3, 'waiting', 'A003', 'J*** S****')],
   missed: [entry(4, 'passed', 'A004')],
+  waitingCount: 2, missedCount: 1,
 };
 
 describe('the operator’s queues', () => {

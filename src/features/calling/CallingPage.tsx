@@ -232,7 +232,7 @@ function Desk({ bucketId, desks, canCall, canManage }: { bucketId: number; desks
           {notice ?? t('calling.desk.keys')}
         </p>
       </div>
-      <ReturnDialog entry={dialog?.kind === 'back' ? dialog.entry : null} waiting={queue?.waiting.length ?? 0} busy={busy}
+      <ReturnDialog entry={dialog?.kind === 'back' ? dialog.entry : null} waiting={queue?.waitingCount ?? 0} busy={busy}
         onCancel={() => setDialog(null)} onConfirm={(entry, position) => act(entry, 'back', position)} />
       <RemoveDialog entry={dialog?.kind === 'remove' ? dialog.entry : null} busy={busy}
         onCancel={() => setDialog(null)} onConfirm={(entry) => act(entry, 'remove')} />

@@ -43,11 +43,14 @@ export function boardOf(wire: QueueBoard): DeskBoard {
     language: wire.language,
     queues: wire.queueTypes.map((q) => {
       const mine = live.filter((e) => e.queueTypeId === q.id).map(entryOf);
+      const counts = wire.counts.find((c) => c.queueTypeId === q.id);
+      const waiting = mine.filter((e) => e.state === 'waiting');
+      const missed = mine.filter((e) => e.state === 'passed');
       return {
         key: String(q.id), id: q.id, name: q.name, prefix: q.prefix, room: q.room, modality: q.modality,
         current: mine.find((e) => e.state === 'called') ?? null,
-        waiting: mine.filter((e) => e.state === 'waiting'),
-        missed: mine.filter((e) => e.state === 'passed'),
+        waiting, missed,
+        waitingCount: Math.max(counts?.waiting ?? 0, waiting.length), missedCount: Math.max(counts?.passed ?? 0, missed.length),
       };
     }),
   };

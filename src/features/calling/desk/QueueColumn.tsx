@@ -58,7 +58,7 @@ export function QueueColumn({ queue, index, active, picked, visible, onPick, onA
       <div className="flex min-h-0 flex-1 flex-col overflow-auto">
         <h3 className="sticky top-0 flex justify-between bg-surface px-3 pt-2 pb-1 text-xs font-medium text-fg-muted">
           <span>{t('calling.desk.waiting')}</span>
-          <span className="tabular-nums">{queue.waiting.length}</span>
+          <span className="tabular-nums">{queue.waitingCount}</span>
         </h3>
         {waiting.length === 0 ? (
           <p className="px-3 pb-2 text-[13px] text-fg-subtle">{t('calling.desk.noneWaiting')}</p>
@@ -71,7 +71,7 @@ export function QueueColumn({ queue, index, active, picked, visible, onPick, onA
         )}
         <h3 className="sticky top-0 mt-2 flex justify-between border-t border-line bg-surface px-3 pt-2 pb-1 text-xs font-medium text-fg-muted">
           <span>{t('calling.desk.missed')}</span>
-          <span className="tabular-nums">{queue.missed.length}</span>
+          <span className="tabular-nums">{queue.missedCount}</span>
         </h3>
         {missed.length === 0 ? (
           <p className="px-3 pb-2 text-[13px] text-fg-subtle">{t('calling.desk.noneMissed')}</p>

@@ -26,8 +26,12 @@ export interface DeskQueue {
   room: string | null;
   modality: string | null;
   current: DeskEntry | null;
+  /** The first waiting patients in order (the server's window, BOARD_WINDOW) and the first missed ones. */
   waiting: DeskEntry[];
   missed: DeskEntry[];
+  /** How many wait and how many missed their call in all (the lists above are a window of them). */
+  waitingCount: number;
+  missedCount: number;
 }
 
 /** The screen order of a queue's patients: the called one, the waiting list, the missed area. */
